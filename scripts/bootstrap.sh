@@ -1,0 +1,35 @@
+# Source this file: `. scripts/bootstrap.sh`. It makes Node >= 22 and pnpm 12 available on PATH.
+# When the machine's own Node is older (or pnpm is missing), it installs Node 24 and pnpm 12 from the
+# npm registry into the git-ignored .tools/ (corepack does not work on our machines; toolchain.md §0).
+# shellcheck shell=bash
+_idp_root="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)"
+_idp_node_version="24.21.0"
+_idp_pnpm_version="12.21.0"
+
+_idp_node_ok() {
+  command -v node >/dev/null 2>&1 || return 1
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" || return 1
+  [ "${major:-0}" -ge 22 ]
+}
+_idp_pnpm_ok() {
+  command -v pnpm >/dev/null 2>&1 || return 1
+  case "$(pnpm --version 2>/dev/null)" in 12.*) return 0 ;; *) return 1 ;; esac
+}
+
+if [ -x "$_idp_root/.tools/node_modules/.bin/node" ]; then
+  export PATH="$_idp_root/.tools/node_modules/.bin:$PATH"
+fi
+if ! _idp_node_ok || ! _idp_pnpm_ok; then
+  echo "bootstrap: installing node@$_idp_node_version and pnpm@$_idp_pnpm_version into .tools/" >&2
+  npm install --prefix "$_idp_root/.tools" --no-audit --no-fund --loglevel=error \
+    "node@$_idp_node_version" "pnpm@$_idp_pnpm_version" >&2 || {
+    echo "bootstrap: npm could not install node/pnpm into .tools/ (is the npm registry reachable?)" >&2
+    return 2 2>/dev/null || exit 2
+  }
+  export PATH="$_idp_root/.tools/node_modules/.bin:$PATH"
+fi
+export TURBO_TELEMETRY_DISABLED=1 PACT_DO_NOT_TRACK=true SCARF_ANALYTICS=false
+echo "bootstrap: node $(node --version), pnpm $(pnpm --version)" >&2
+unset _idp_root _idp_node_version _idp_pnpm_version
+unset -f _idp_node_ok _idp_pnpm_ok
