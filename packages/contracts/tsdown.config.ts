@@ -1,7 +1,7 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts","src/openapi-cli.ts"],
+  entry: ["src/index.ts", "src/openapi-cli.ts"],
   format: "esm",
   platform: "node",
   target: "node22",

@@ -1,4 +1,11 @@
 export {
+  AREAS,
+  type AreaName,
+  type CatalogueEntry,
+  catalogue,
+  entriesWithMethodAndPath,
+} from "./catalogue.ts";
+export {
   type BodyClassification,
   type BodyViolation,
   classifyJsonBody,
@@ -7,6 +14,7 @@ export {
   type JsonPath,
 } from "./classify-body.ts";
 export { AUTHENTICATION_FAILED } from "./errors.ts";
+export { createOpenApiDocument, openApiJson } from "./openapi.ts";
 export {
   DETAILED_OPERATION_IDS,
   type DetailedOperation,
@@ -25,6 +33,14 @@ export {
   requestShapeFor,
   strictProfile,
 } from "./profiles.ts";
+export {
+  opaqueShape,
+  type RegisteredShape,
+  SHAPE_AREAS,
+  type ShapeArea,
+  shapeRegistry,
+  unnamedShapeGroups,
+} from "./shape-registry.ts";
 export {
   ClusteringClassifier,
   ClusteringFeature,

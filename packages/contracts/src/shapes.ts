@@ -103,7 +103,8 @@ export const ClusteringRules = z
   .meta({ id: "ClusteringRules", description: "Clustering rules (deprecated operation)." });
 export type ClusteringRules = z.infer<typeof ClusteringRules>;
 
+// Loose: R2 allows extra keys, and OpenAPI consumers (prism, the pact comparator) must not reject them.
 export const ErrorBody = z
-  .object({ error: z.string(), error_description: z.string(), errors: z.array(z.string()) })
+  .looseObject({ error: z.string(), error_description: z.string(), errors: z.array(z.string()) })
   .meta({ id: "ErrorBody", description: "Error body of every >= 400 answer; extra keys allowed." });
 export type ErrorBody = z.infer<typeof ErrorBody>;
