@@ -13,8 +13,13 @@ for (const name of ["service-interface.md", "conformance.md"]) {
   if (!existsSync(copy)) {
     process.stderr.write(`check-spec-copy: docs/spec/${name} is missing\n`);
     bad += 1;
-  } else if (existsSync(join(shared, name)) && !readFileSync(copy).equals(readFileSync(join(shared, name)))) {
-    process.stderr.write(`check-spec-copy: docs/spec/${name} differs from ../shared/spec/${name}\n`);
+  } else if (
+    existsSync(join(shared, name)) &&
+    !readFileSync(copy).equals(readFileSync(join(shared, name)))
+  ) {
+    process.stderr.write(
+      `check-spec-copy: docs/spec/${name} differs from ../shared/spec/${name}\n`,
+    );
     bad += 1;
   }
 }

@@ -9,20 +9,41 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const [pkgName, binName, ...args] = process.argv.slice(2);
-const dirs = { "@idp/contracts": "packages/contracts", "@idp/generators": "packages/generators",
-  "@idp/pact-consumer": "packages/pact-consumer", "@idp/provider": "apps/provider", "@idp/verifier": "apps/verifier" };
+const dirs = {
+  "@idp/contracts": "packages/contracts",
+  "@idp/generators": "packages/generators",
+  "@idp/pact-consumer": "packages/pact-consumer",
+  "@idp/provider": "apps/provider",
+  "@idp/verifier": "apps/verifier",
+};
 const dir = dirs[pkgName];
 if (!dir || !binName) {
-  process.stderr.write(`run-bin: unknown package "${pkgName}" (expected one of ${Object.keys(dirs).join(", ")})\n`);
+  process.stderr.write(
+    `run-bin: unknown package "${pkgName}" (expected one of ${Object.keys(dirs).join(", ")})\n`,
+  );
   process.exit(2);
 }
-const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", `--filter=${pkgName}...`, "--output-logs=errors-only", "--log-order=grouped"], {
-  cwd: root,
-  stdio: ["ignore", process.stderr, process.stderr],
-  env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" },
-});
+const build = spawnSync(
+  "pnpm",
+  [
+    "exec",
+    "turbo",
+    "run",
+    "build",
+    `--filter=${pkgName}...`,
+    "--output-logs=errors-only",
+    "--log-order=grouped",
+  ],
+  {
+    cwd: root,
+    stdio: ["ignore", process.stderr, process.stderr],
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" },
+  },
+);
 if (build.status !== 0) {
-  process.stderr.write(`run-bin: building ${pkgName} failed (exit ${build.status}); see the output above\n`);
+  process.stderr.write(
+    `run-bin: building ${pkgName} failed (exit ${build.status}); see the output above\n`,
+  );
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));

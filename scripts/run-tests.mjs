@@ -28,7 +28,9 @@ const turbo = spawnSync(
   ["exec", "turbo", "run", "build", "typecheck", "lint", "test", "--continue", "--summarize"],
   { cwd: root, stdio: "inherit", env },
 );
-const summaryFile = existsSync(summaryDir) ? readdirSync(summaryDir).find((f) => f.endsWith(".json")) : undefined;
+const summaryFile = existsSync(summaryDir)
+  ? readdirSync(summaryDir).find((f) => f.endsWith(".json"))
+  : undefined;
 if (summaryFile) {
   const summary = JSON.parse(readFileSync(join(summaryDir, summaryFile), "utf8"));
   for (const task of summary.tasks ?? []) {
@@ -68,8 +70,29 @@ for (const dir of packageDirs) {
 
 // Repo-level checks, each one pass or fail.
 const repoChecks = [
-  ["lint of the repo root (biome)", "pnpm", ["exec", "biome", "ci", "--colors=off", "scripts", "bench", "package.json", "turbo.json", "biome.json", "vitest.config.ts", "vitest.shared.ts", "vitest.setup.ts"]],
-  ["docs/spec is identical to the shared spec", process.execPath, [join(root, "scripts", "check-spec-copy.mjs")]],
+  [
+    "lint of the repo root (biome)",
+    "pnpm",
+    [
+      "exec",
+      "biome",
+      "ci",
+      "--colors=off",
+      "scripts",
+      "bench",
+      "package.json",
+      "turbo.json",
+      "biome.json",
+      "vitest.config.ts",
+      "vitest.shared.ts",
+      "vitest.setup.ts",
+    ],
+  ],
+  [
+    "docs/spec is identical to the shared spec",
+    process.execPath,
+    [join(root, "scripts", "check-spec-copy.mjs")],
+  ],
 ];
 for (const [label, cmd, args] of repoChecks) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
@@ -80,6 +103,7 @@ for (const [label, cmd, args] of repoChecks) {
   }
 }
 
-if (failures.length > 0) process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join("\n")}\n`);
+if (failures.length > 0)
+  process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join("\n")}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 && turbo.status === 0 ? 0 : 1);
