@@ -23,27 +23,19 @@ if (!dir || !binName) {
   );
   process.exit(2);
 }
+// Turbo's own output is kept unless the build fails: a user's command prints only its own output.
 const build = spawnSync(
   "pnpm",
-  [
-    "exec",
-    "turbo",
-    "run",
-    "build",
-    `--filter=${pkgName}...`,
-    "--output-logs=errors-only",
-    "--log-order=grouped",
-  ],
+  ["exec", "turbo", "run", "build", `--filter=${pkgName}...`, "--output-logs=errors-only"],
   {
     cwd: root,
-    stdio: ["ignore", process.stderr, process.stderr],
+    encoding: "utf8",
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" },
   },
 );
 if (build.status !== 0) {
-  process.stderr.write(
-    `run-bin: building ${pkgName} failed (exit ${build.status}); see the output above\n`,
-  );
+  process.stderr.write(`${build.stdout ?? ""}${build.stderr ?? ""}`);
+  process.stderr.write(`run-bin: building ${pkgName} failed (exit ${build.status}); see above\n`);
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
