@@ -1,7 +1,7 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/pacts-cli.ts"],
   format: "esm",
   platform: "node",
   target: "node22",

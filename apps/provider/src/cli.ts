@@ -1,1 +1,59 @@
-export {};
+#!/usr/bin/env node
+import { parseCli, USAGE } from "./config.ts";
+import { createProvider, type IdpProvider } from "./provider.ts";
+
+const fail = (message: string, code: number): void => {
+  process.stderr.write(`idp-provider: ${message}\n`);
+  process.exitCode = code;
+};
+
+async function main(): Promise<void> {
+  const parsed = parseCli(process.argv.slice(2), process.env);
+  if (parsed.kind === "help") {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (parsed.kind === "error") {
+    fail(`${parsed.message} (see --help)`, 2);
+    return;
+  }
+  const { config } = parsed;
+  let provider: IdpProvider;
+  try {
+    provider = createProvider({
+      db: config.db,
+      credentials: config.credentials,
+      providerStates: config.providerStates,
+      seed: { loginUsers: config.loginUsers, otherLoginAppUsers: config.otherLoginAppUsers },
+    });
+  } catch (error) {
+    fail(`cannot open the database "${config.db}": ${(error as Error).message}`, 2);
+    return;
+  }
+  try {
+    await provider.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await provider.close();
+    fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`, 1);
+    return;
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`${JSON.stringify({ level: "info", msg: "stopping", signal })}\n`);
+    provider.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        fail(`shutdown failed: ${(error as Error).message}`, 1);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  fail(`unexpected error: ${(error as Error).message}`, 1);
+});

@@ -57,11 +57,26 @@ function hasKeyAt(root: unknown, path: JsonPath): boolean {
   return isPlainObject(node) && Object.hasOwn(node, last);
 }
 
+function valueAt(root: unknown, path: JsonPath): unknown {
+  let node: unknown = root;
+  for (const seg of path) node = (node as Record<string | number, unknown> | undefined)?.[seg];
+  return node;
+}
+
 function kindOfIssue(issue: z.core.$ZodIssue, body: unknown): ViolationKind {
   switch (issue.code) {
     case "unrecognized_keys":
       return "unknown-key";
-    case "invalid_value":
+    case "invalid_value": {
+      // zod reports enums and literals with invalid_value even when the key is absent or the value
+      // has another JSON type; only a value of the right type outside the allowed set is "not in use".
+      if (!hasKeyAt(body, issue.path as JsonPath)) return "missing-field";
+      const value = valueAt(body, issue.path as JsonPath);
+      const allowed = issue.values as readonly unknown[];
+      return allowed.some((a) => typeof a === typeof value && (a === null) === (value === null))
+        ? "value-not-in-use"
+        : "wrong-type";
+    }
     case "too_small":
     case "too_big":
       return "value-not-in-use";

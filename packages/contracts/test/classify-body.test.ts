@@ -152,6 +152,18 @@ describe("the default profile", () => {
     });
   });
 
+  it.each([
+    [{ name: "a" }, "missing-field"],
+    [{ name: "a", type: true }, "wrong-type"],
+    [{ name: "a", type: "uuid" }, "value-not-in-use"],
+  ] as const)("should tell a strict enum's %j apart as %s", (field, kind) => {
+    const raw = JSON.stringify({ schema: { ...createSchemaExample.schema, fields: [field] } });
+    expect(classifyRequestBody("createSchema", raw, strictProfile)).toMatchObject({
+      outcome: "invalid",
+      violation: { kind, path: ["schema", "fields", 0, "type"] },
+    });
+  });
+
   it("should reject values beyond those in use only under the strict profile", () => {
     const raw = JSON.stringify({
       schema: { ...createSchemaExample.schema, fields: [{ name: "a", type: "uuid" }] },

@@ -1,1 +1,59 @@
-export {};
+#!/usr/bin/env node
+import { GeneratorError } from "./errors.ts";
+import { genLines, parseGenArgs, USAGE } from "./gen-command.ts";
+
+// The one place that prints and maps errors to exit codes: 0 done, 2 bad usage, 1 a bug.
+async function main(): Promise<number> {
+  const options = parseGenArgs(process.argv.slice(2), () => (Math.random() * 2 ** 32) | 0);
+  if (options === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!options.seedGiven)
+    process.stderr.write(`idp-gen: seed ${options.seed} (replay with --seed ${options.seed})\n`);
+  const out = process.stdout;
+  let closed = false;
+  out.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    closed = true; // the reader went away (`| head`): stop quietly
+  });
+  let batch = "";
+  for (const line of genLines(options)) {
+    batch += `${line}\n`;
+    if (batch.length < 64 * 1024) continue;
+    if (closed) return 0;
+    if (!out.write(batch)) await drainOrClose(out);
+    batch = "";
+  }
+  if (batch !== "" && !closed) out.write(batch);
+  return 0;
+}
+
+function drainOrClose(out: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      resolve();
+    };
+    out.on("drain", done);
+    out.on("close", done);
+  });
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof GeneratorError && e.code === "E_USAGE") {
+      process.stderr.write(`idp-gen: ${e.message} (see idp-gen --help)\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(
+      `idp-gen: unexpected error (a bug): ${e instanceof Error ? e.stack : String(e)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

@@ -1,1 +1,18 @@
-export const placeholder = 1;
+export { GeneratorError, type GeneratorErrorCode } from "./errors.ts";
+export {
+  type InvalidBodyCase,
+  type InvalidBodyConstraints,
+  invalidBodyArb,
+  invalidClusteringRulesArb,
+  invalidCreateSchemaRequestArb,
+  invalidUserPublishRequestArb,
+  requestBodyText,
+} from "./invalid-body.ts";
+export {
+  clusteringRulesArb,
+  createSchemaRequestArb,
+  userPublishRequestArb,
+  type ValidBodyConstraints,
+  validBodyArb,
+} from "./valid-body.ts";
+export { type ZodArbitraryOptions, zodArbitrary } from "./zod-arbitrary.ts";

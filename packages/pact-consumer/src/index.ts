@@ -1,1 +1,31 @@
-export const placeholder = 1;
+export {
+  type BrokerSettings,
+  type CanIDeployOptions,
+  type ConsumerVersion,
+  canIDeploy,
+  canIDeployArgs,
+  listPactFiles,
+  type PublishOptions,
+  pactBrokerBin,
+  publishArgs,
+  publishPacts,
+  type RunResult,
+  readBrokerSettings,
+  readConsumerVersion,
+} from "./broker.ts";
+export { IdpClient, type IdpClientOptions } from "./client.ts";
+export {
+  IdpApiError,
+  IdpProtocolError,
+  type IdpProtocolErrorCode,
+  PactsCliError,
+  type PactsCliErrorCode,
+} from "./errors.ts";
+export { PACT_CONSUMER, PACT_FILE, PACT_PROVIDER, PACTS_DIR } from "./pact-names.ts";
+export {
+  basicAuthorization,
+  PACT_PLACEHOLDER_AUTHORIZATION,
+  PACT_PLACEHOLDER_CREDENTIALS,
+  PACT_WRONG_AUTHORIZATION,
+  PACT_WRONG_CREDENTIALS,
+} from "./placeholder-credentials.ts";

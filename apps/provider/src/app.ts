@@ -1,0 +1,79 @@
+import { Hono } from "hono";
+import { type Credentials, createCredentialCheck } from "./auth.ts";
+import type { Store } from "./db.ts";
+import { ERROR_CODES, errorResponse } from "./error-body.ts";
+import type { LogSink } from "./log.ts";
+import type { PushSender } from "./outbox-sender.ts";
+import { providerStateRoutes } from "./provider-states.ts";
+import { registerClusteringRulesRoutes } from "./routes/clustering-rules.ts";
+import { registerPushRoutes } from "./routes/push.ts";
+import { registerSchemaRoutes } from "./routes/schemas.ts";
+
+export interface AppDeps {
+  readonly store: Store;
+  readonly sender: PushSender;
+  readonly credentials: Credentials;
+  readonly providerStates: boolean;
+  readonly log: LogSink;
+}
+
+/** The HTTP application: `/v1` (authenticated first, R1) and, when enabled, Pact's state change. */
+export function createApp({ store, sender, credentials, providerStates, log }: AppDeps): Hono {
+  const app = new Hono();
+  const checkCredentials = createCredentialCheck(credentials);
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    // Path only: a query string could carry anything, and headers are never logged.
+    log({
+      level: c.res.status >= 500 ? "error" : "info",
+      msg: "request",
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+    });
+  });
+
+  if (providerStates) app.route("/", providerStateRoutes(store));
+
+  const v1 = new Hono();
+  // Every /v1 request is authenticated before anything else, unknown paths included.
+  v1.use("*", async (c, next) => {
+    const result = checkCredentials(c.req.header("authorization") ?? null);
+    if (!result.ok) {
+      return errorResponse(401, ERROR_CODES.authenticationFailed, result.reason, [result.reason], {
+        "www-authenticate": 'Basic realm="idp", charset="UTF-8"',
+      });
+    }
+    await next();
+  });
+  const deps = { store, sender };
+  registerSchemaRoutes(v1, deps);
+  registerPushRoutes(v1, deps);
+  registerClusteringRulesRoutes(v1, deps);
+  app.route("/v1", v1);
+
+  app.notFound((c) =>
+    errorResponse(
+      404,
+      ERROR_CODES.notFound,
+      `no operation is served at ${c.req.method} ${c.req.path}`,
+    ),
+  );
+  app.onError((error, c) => {
+    log({
+      level: "error",
+      msg: "unhandled error",
+      method: c.req.method,
+      path: c.req.path,
+      error:
+        error instanceof Error
+          ? { name: error.name, message: error.message, stack: error.stack }
+          : String(error),
+    });
+    return errorResponse(500, ERROR_CODES.serverError, "the server failed to answer this request");
+  });
+  return app;
+}

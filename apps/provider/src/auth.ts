@@ -1,0 +1,51 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+
+export interface Credentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+export type BasicAuthParse =
+  | { readonly ok: true; readonly username: string; readonly password: string }
+  | { readonly ok: false; readonly reason: string };
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Parses an `Authorization: Basic ...` header (RFC 7617). Never throws. */
+export function parseBasicAuth(header: string | null | undefined): BasicAuthParse {
+  if (header === null || header === undefined || header === "") {
+    return { ok: false, reason: "the Authorization header is missing" };
+  }
+  const match = /^([^ ]+) +(.*)$/.exec(header.trim());
+  if (match === null || match[1]?.toLowerCase() !== "basic") {
+    return { ok: false, reason: "the Authorization scheme is not Basic" };
+  }
+  const token = match[2] ?? "";
+  if (token.length % 4 !== 0 || !BASE64.test(token)) {
+    return { ok: false, reason: "the Basic credentials are not valid base64" };
+  }
+  const decoded = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.from(token, "base64"));
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return { ok: false, reason: "the Basic credentials have no colon" };
+  return { ok: true, username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+const digest = (value: string): Buffer => createHash("sha256").update(value, "utf8").digest();
+
+/**
+ * A checker for one set of credentials. Both parts are always compared, on fixed-length digests
+ * with `timingSafeEqual`, so neither the length nor which part differs leaks through timing.
+ */
+export function createCredentialCheck(
+  expected: Credentials,
+): (header: string | null) => BasicAuthParse {
+  const user = digest(expected.username);
+  const pass = digest(expected.password);
+  return (header) => {
+    const parsed = parseBasicAuth(header);
+    if (!parsed.ok) return parsed;
+    const userOk = timingSafeEqual(user, digest(parsed.username));
+    const passOk = timingSafeEqual(pass, digest(parsed.password));
+    return userOk && passOk ? parsed : { ok: false, reason: "the username or password is wrong" };
+  };
+}

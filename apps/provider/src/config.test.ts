@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_DB_FILE, parseCli } from "./config.ts";
+
+const creds = ["--username", "u", "--password", "p"];
+
+describe("parseCli", () => {
+  it("applies the defaults", () => {
+    expect(parseCli(creds, {})).toEqual({
+      kind: "run",
+      config: {
+        port: 8080,
+        host: "127.0.0.1",
+        db: DEFAULT_DB_FILE,
+        credentials: { username: "u", password: "p" },
+        providerStates: false,
+        loginUsers: [],
+        otherLoginAppUsers: [],
+      },
+    });
+  });
+
+  it("reads credentials from the environment, flags first", () => {
+    const env = { IDP_USERNAME: "eu", IDP_PASSWORD: "ep" };
+    expect(parseCli([], env)).toMatchObject({
+      config: { credentials: { username: "eu", password: "ep" } },
+    });
+    expect(parseCli(["--password", "fp"], env)).toMatchObject({
+      config: { credentials: { username: "eu", password: "fp" } },
+    });
+  });
+
+  it("takes every flag, repeatable seeds, and a leading -- from pnpm", () => {
+    const parsed = parseCli(
+      [
+        "--",
+        "--port",
+        "0",
+        "--host",
+        "0.0.0.0",
+        "--db",
+        ":memory:",
+        "--provider-states",
+        "--login-user",
+        "a",
+        "--login-user",
+        "b",
+        "--other-login-user",
+        "c",
+        ...creds,
+      ],
+      {},
+    );
+    expect(parsed).toMatchObject({
+      kind: "run",
+      config: {
+        port: 0,
+        host: "0.0.0.0",
+        db: ":memory:",
+        providerStates: true,
+        loginUsers: ["a", "b"],
+        otherLoginAppUsers: ["c"],
+      },
+    });
+  });
+
+  it.each([
+    [[], "--username"],
+    [["--username", "u"], "--password"],
+    [["--username", "u:x", "--password", "p"], "--username"],
+    [["--port", "http", ...creds], "--port"],
+    [["--port", "65536", ...creds], "--port"],
+    [["--port", "-1", ...creds], "--port"],
+    [["--verbose", ...creds], "--verbose"],
+    [["extra", ...creds], "extra"],
+  ])("refuses %j, naming %s", (argv, flag) => {
+    const parsed = parseCli(argv, {});
+    expect(parsed.kind).toBe("error");
+    if (parsed.kind === "error") {
+      expect(parsed.message).toContain(flag);
+      expect(parsed.message).not.toContain("\n");
+    }
+  });
+});

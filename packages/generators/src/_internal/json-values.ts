@@ -1,0 +1,112 @@
+import fc from "fast-check";
+
+/** The JSON types the spec's tables use; `integer` is a JSON number without a fraction. */
+export type JsonType = "string" | "boolean" | "integer" | "number" | "array" | "object" | "null";
+
+/** Strings biased toward the edges the spec allows: empty, non-ASCII, control characters. */
+export const anyString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.string() },
+  { weight: 2, arbitrary: fc.string({ unit: "grapheme" }) },
+  { weight: 1, arbitrary: fc.string({ unit: "binary" }) },
+  { weight: 1, arbitrary: fc.constant("") },
+);
+
+/**
+ * `__proto__` is an own key after JSON.parse but a prototype setter in object literals and in
+ * zod's record output, so a generated map key never takes that one value.
+ */
+export function safeKey(key: string): string {
+  return key === "__proto__" ? "__proto__\u200b" : key;
+}
+
+export const anyKey: fc.Arbitrary<string> = anyString.map(safeKey);
+
+// JSON.stringify switches to exponent notation at 1e21; below it every integer prints as digits.
+const LARGE_INTEGERS = [
+  0,
+  -1,
+  1,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
+  2 ** 53,
+  -(2 ** 53),
+  2 ** 63,
+  -(2 ** 63),
+  2 ** 64,
+];
+
+/** Integers of any magnitude a JSON number can carry as digits: 32-bit, safe, and beyond 2^53. */
+export const anyInteger: fc.Arbitrary<number> = fc.oneof(
+  { weight: 4, arbitrary: fc.integer() },
+  { weight: 2, arbitrary: fc.maxSafeInteger() },
+  { weight: 1, arbitrary: fc.constantFrom(...LARGE_INTEGERS) },
+);
+
+/** Finite doubles (JSON has no NaN or Infinity); -0 prints as 0, so it is folded into 0. */
+export const anyNumber: fc.Arbitrary<number> = fc
+  .double({ noNaN: true, noDefaultInfinity: true })
+  .map((x) => x + 0);
+
+const anyFraction: fc.Arbitrary<number> = fc
+  .tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.constantFrom(0.5, 0.25, 0.1, 0.001))
+  .map(([i, f]) => i + f);
+
+const scalar: fc.Arbitrary<unknown> = fc.oneof(
+  anyString,
+  fc.boolean(),
+  fc.constant(null),
+  anyInteger,
+  anyFraction,
+);
+
+/** Small JSON values of every type, for the contents of a wrong-typed array or object. */
+const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: scalar },
+  { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) },
+  {
+    weight: 1,
+    arbitrary: fc.dictionary(anyKey, scalar, { maxKeys: 3, noNullPrototype: true }),
+  },
+);
+
+// For each JSON type, values of that type that look like another: "true" for a boolean, "1" for an
+// integer, 1 for a boolean. These are the mistakes clients make.
+const ofType: { readonly [T in JsonType]: fc.Arbitrary<unknown> } = {
+  string: fc.oneof(fc.constantFrom("true", "false", "1", "0", "", "null", "[]", "{}"), anyString),
+  boolean: fc.boolean(),
+  integer: anyInteger,
+  number: fc.oneof(anyFraction, anyInteger),
+  array: fc.array(anyJson, { maxLength: 3 }),
+  object: fc.dictionary(anyKey, anyJson, { maxKeys: 3, noNullPrototype: true }),
+  null: fc.constant(null),
+};
+
+/** Values of every JSON type other than `expected` (for `integer`, fractions too). */
+export function wrongTypeValue(expected: JsonType): fc.Arbitrary<unknown> {
+  const others: fc.Arbitrary<unknown>[] = [];
+  for (const t of ["string", "boolean", "integer", "null", "array", "object"] as const) {
+    if (t === expected) continue;
+    if (t === "integer" && expected === "number") continue;
+    others.push(ofType[t]);
+  }
+  if (expected !== "number") others.push(anyFraction);
+  return fc.oneof(...others);
+}
+
+/** The JSON type of a value, as a message names it ("fraction" for a non-integral number). */
+export function describeJsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "fraction";
+  return typeof value;
+}
+
+/** Any JSON value that is not an object: what a body or wrapper is when it is "not an object". */
+export const nonObjectValue: fc.Arbitrary<unknown> = fc.oneof(
+  ofType.string,
+  ofType.boolean,
+  ofType.null,
+  ofType.integer,
+  anyFraction,
+  ofType.array,
+);
