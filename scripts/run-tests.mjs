@@ -93,6 +93,21 @@ const repoChecks = [
     process.execPath,
     [join(root, "scripts", "check-spec-copy.mjs")],
   ],
+  // The toolkit's main job, end to end: idp-verify against the embedded reference provider
+  // (pacts + every conformance check); any violation fails the run. Reports land in reports/.
+  [
+    "idp-verify: apps/provider passes the pacts and every conformance check",
+    process.execPath,
+    [
+      join(root, "apps", "verifier", "dist", "cli.mjs"),
+      "--report",
+      "junit=reports/idp-verify.junit.xml",
+      "--report",
+      "json=reports/idp-verify.json",
+      "--report",
+      "html=reports/idp-verify.html",
+    ],
+  ],
   // The pact-consumer tests above re-recorded pacts/; a byte of difference from git fails here.
   [
     "pacts/ unchanged after regeneration",

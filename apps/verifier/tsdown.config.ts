@@ -1,7 +1,8 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/cli.ts"],
+  // pact-worker runs Pact's Verifier in a child process; pact.ts finds it next to itself.
+  entry: ["src/index.ts", "src/cli.ts", "src/pact-worker.ts"],
   format: "esm",
   platform: "node",
   target: "node22",

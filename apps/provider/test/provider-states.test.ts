@@ -51,6 +51,12 @@ describe("Pact state change (conformance.md §4)", () => {
     expect((await push("7")).status).toBe(200);
   });
 
+  it("treats the empty state (sent by Pact for stateless interactions) as a no-op", async () => {
+    const response = await change({ state: "", action: "setup" });
+    expect(response.status).toBe(200);
+    expect((await push("never-created")).status).toBe(404);
+  });
+
   it("answers 400 naming an unknown state", async () => {
     const error = await expectErrorBody(
       await change({ state: "a user exists", params: { id: "1" } }),

@@ -1,0 +1,28 @@
+/** Why a verification could not be carried out (exit 2), as opposed to a provider breaking a rule. */
+export type VerifyErrorCode =
+  | "E_CONFIG"
+  | "E_PACT_UNREADABLE"
+  | "E_PROVIDER_UNREACHABLE"
+  | "E_EMBEDDED_PROVIDER"
+  | "E_REPORT_WRITE"
+  | "E_PACT_VERIFIER";
+
+export class VerifyError extends Error {
+  override name = "VerifyError";
+  readonly code: VerifyErrorCode;
+  constructor(code: VerifyErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Exit statuses of `idp-verify` (conformance.md §5). */
+export const EXIT = { passed: 0, violated: 1, couldNotVerify: 2 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** One line for a user: the code and message, never a stack trace. */
+export function describeError(error: unknown): string {
+  if (error instanceof VerifyError) return `idp-verify: ${error.code}: ${error.message}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `idp-verify: E_INTERNAL: ${message.split("\n")[0]}`;
+}
