@@ -1,3 +1,4 @@
+import { PROVIDER_STATES as STATE_NAMES } from "@idp/contracts";
 import { Hono } from "hono";
 import { z } from "zod";
 import { OTHER_LOGIN_APP_ID, type Store, THIS_LOGIN_APP_ID } from "./db.ts";
@@ -15,17 +16,17 @@ interface StateHandler {
 
 /** The state names of conformance.md §4, exactly. */
 export const PROVIDER_STATES: Readonly<Record<string, StateHandler>> = {
-  "a login user exists": {
+  [STATE_NAMES.loginUserExists]: {
     params: { id: "string" },
     setup: (store, id) => store.upsertLoginUser(id, THIS_LOGIN_APP_ID),
     teardown: (store, id) => store.deleteLoginUser(id),
   },
-  "no login user exists": {
+  [STATE_NAMES.noLoginUserExists]: {
     params: { id: "string" },
     setup: (store, id) => store.deleteLoginUser(id),
     teardown: () => {},
   },
-  "a login user of another login app exists": {
+  [STATE_NAMES.loginUserOfAnotherAppExists]: {
     params: { id: "string" },
     setup: (store, id) => store.upsertLoginUser(id, OTHER_LOGIN_APP_ID),
     teardown: (store, id) => store.deleteLoginUser(id),

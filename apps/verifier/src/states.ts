@@ -1,3 +1,4 @@
+import { PROVIDER_STATES } from "@idp/contracts";
 import { send } from "./http.ts";
 
 export type StateAction = "setup" | "teardown";
@@ -85,7 +86,7 @@ export class ProviderStates {
 
 /** The states the conformance checks use (conformance.md §4). */
 export const STATE = {
-  userExists: "a login user exists",
-  noUser: "no login user exists",
-  otherAppUser: "a login user of another login app exists",
+  userExists: PROVIDER_STATES.loginUserExists,
+  noUser: PROVIDER_STATES.noLoginUserExists,
+  otherAppUser: PROVIDER_STATES.loginUserOfAnotherAppExists,
 } as const;

@@ -33,6 +33,7 @@ export {
   requestShapeFor,
   strictProfile,
 } from "./profiles.ts";
+export { PROVIDER_STATES, type ProviderStateName } from "./provider-states.ts";
 export {
   opaqueShape,
   type RegisteredShape,

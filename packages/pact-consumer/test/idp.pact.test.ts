@@ -5,6 +5,7 @@ import {
   AUTHENTICATION_FAILED,
   type ClusteringRules,
   type CreateSchemaRequest,
+  PROVIDER_STATES,
   type UserPublishRequest,
 } from "@idp/contracts";
 import { MatchersV3, PactV4 } from "@pact-foundation/pact";
@@ -212,7 +213,7 @@ describe("push to user devices", () => {
     const body = exampleUserPublishRequest();
     await pact
       .addInteraction()
-      .given("a login user exists", { id: LOGIN_USER_ID })
+      .given(PROVIDER_STATES.loginUserExists, { id: LOGIN_USER_ID })
       .uponReceiving("push to user devices: 200 for a valid notification to a login user")
       .withRequest("POST", pushPath(LOGIN_USER_ID), (b) =>
         b.headers(validRequestHeaders).jsonBody(like(body)),
@@ -228,7 +229,7 @@ describe("push to user devices", () => {
     const invalid = invalidExample("pushToUserDevices", 400);
     await pact
       .addInteraction()
-      .given("a login user exists", { id: LOGIN_USER_ID })
+      .given(PROVIDER_STATES.loginUserExists, { id: LOGIN_USER_ID })
       .uponReceiving("push to user devices: 400 for a malformed notification")
       .comment(`example body: ${invalid.violation}`)
       .withRequest("POST", pushPath(LOGIN_USER_ID), (b) =>
@@ -250,7 +251,7 @@ describe("push to user devices", () => {
     const body = exampleUserPublishRequest();
     await pact
       .addInteraction()
-      .given("a login user exists", { id: LOGIN_USER_ID })
+      .given(PROVIDER_STATES.loginUserExists, { id: LOGIN_USER_ID })
       .uponReceiving("push to user devices: 401 for wrong credentials")
       .withRequest("POST", pushPath(LOGIN_USER_ID), (b) =>
         b.headers(wrongRequestHeaders).jsonBody(like(body)),
@@ -269,7 +270,7 @@ describe("push to user devices", () => {
     const body = exampleUserPublishRequest();
     await pact
       .addInteraction()
-      .given("a login user of another login app exists", { id: OTHER_APP_USER_ID })
+      .given(PROVIDER_STATES.loginUserOfAnotherAppExists, { id: OTHER_APP_USER_ID })
       .uponReceiving("push to user devices: 403 for a login user of another login app")
       .withRequest("POST", pushPath(OTHER_APP_USER_ID), (b) =>
         b.headers(validRequestHeaders).jsonBody(like(body)),
@@ -289,7 +290,7 @@ describe("push to user devices", () => {
     const body = exampleUserPublishRequest();
     await pact
       .addInteraction()
-      .given("no login user exists", { id: UNKNOWN_USER_ID })
+      .given(PROVIDER_STATES.noLoginUserExists, { id: UNKNOWN_USER_ID })
       .uponReceiving("push to user devices: 404 for an unknown login user")
       .withRequest("POST", pushPath(UNKNOWN_USER_ID), (b) =>
         b.headers(validRequestHeaders).jsonBody(like(body)),
