@@ -73,12 +73,15 @@ const idArb = fc.stringMatching(/^[A-Za-z0-9_-]{1,16}$/);
 let schemaNameCounter = 0;
 
 /** Sends one generated request; valid schema names get the run's salt and a counter. */
+/** A call with the exact request body text that was sent (what R5's oracle reads). */
+type SentCall = CallResult & { readonly text: string };
+
 async function sendGenerated(
   ctx: ConformanceContext,
   req: GeneratedRequest,
   source: string,
   idPrefix = "",
-): Promise<CallResult & { readonly text: string }> {
+): Promise<SentCall> {
   const op = detailedOperations[req.operation];
   let { body } = req.body;
   if (req.operation === "createSchema" && !req.body.raw) body = saltSchemaName(body, ctx.runId);
@@ -270,7 +273,7 @@ async function pushInState(
   req: GeneratedRequest,
   source: string,
   idPrefix: string,
-  rule: (res: HttpResponse) => string | undefined,
+  judge: (call: SentCall) => { exchange: Exchange; verdict: Verdict },
 ): Promise<Judged> {
   const id = `${idPrefix}${req.id}`;
   const body = JSON.stringify({ state, params: { id }, action: "setup" });
@@ -295,7 +298,7 @@ async function pushInState(
       verdict: { ok: false, message: `provider state setup failed: ${r.reason}` },
     };
   }
-  return { ...judged(r.value, rule), setup };
+  return { ...judge(r.value), setup };
 }
 
 type CheckRunner = (ctx: ConformanceContext, info: CheckInfo) => Promise<CheckResult>;
@@ -345,16 +348,18 @@ function validAcceptedCheck(op: DetailedOperationId): CheckRunner {
     const states = needStates(ctx, info, STATE.userExists);
     if (!("within" in states)) return Promise.resolve(states);
     return propertyCheck(ctx, info, arb, (req) =>
-      pushInState(ctx, states, STATE.userExists, req, info.id, `idpv-${ctx.runId}-r4-`, rule),
+      pushInState(ctx, states, STATE.userExists, req, info.id, `idpv-${ctx.runId}-r4-`, (call) =>
+        judged(call, rule),
+      ),
     );
   };
 }
 
 function invalidRejectedCheck(op: DetailedOperationId): CheckRunner {
   const documented = detailedOperations[op].documentedStatuses;
-  return (ctx, info) =>
-    propertyCheck(ctx, info, invalidRequestArb(ctx, op), async (req) => {
-      const call = await sendGenerated(ctx, req, info.id);
+  const judge =
+    (ctx: ConformanceContext) =>
+    (call: SentCall): { exchange: Exchange; verdict: Verdict } => {
       const res = asResponse(call.raw);
       if (!res)
         return {
@@ -381,7 +386,29 @@ function invalidRejectedCheck(op: DetailedOperationId): CheckRunner {
           message: `R5: an invalid ${op} payload (${what}) must get a documented 4xx, pinned ${c.status}; got ${res.status}`,
         },
       };
-    });
+    };
+  return (ctx, info) => {
+    const arb = invalidRequestArb(ctx, op);
+    // Push: with provider states, send invalid bodies to a login user that exists, so the answer
+    // is about the body whatever order a provider checks body and user in. Without them, an
+    // unknown id is used and the pinned order (body before user, §3) decides.
+    const states = ctx.states && !ctx.missingStates.has(STATE.userExists) ? ctx.states : undefined;
+    if (op === "pushToUserDevices" && states)
+      return propertyCheck(ctx, info, arb, (req) =>
+        pushInState(
+          ctx,
+          states,
+          STATE.userExists,
+          req,
+          info.id,
+          `idpv-${ctx.runId}-r5-`,
+          judge(ctx),
+        ),
+      );
+    return propertyCheck(ctx, info, arb, async (req) =>
+      judge(ctx)(await sendGenerated(ctx, req, info.id)),
+    );
+  };
 }
 
 function pushStatusCheck(state: string, expected: 403 | 404, prefix: string): CheckRunner {
@@ -394,7 +421,9 @@ function pushStatusCheck(state: string, expected: 403 | 404, prefix: string): Ch
     if (!("within" in states)) return Promise.resolve(states);
     const arb = validRequestArb(ctx, "pushToUserDevices", fc.constant(validAuth(ctx.credentials)));
     return propertyCheck(ctx, info, arb, (req) =>
-      pushInState(ctx, states, state, req, info.id, `idpv-${ctx.runId}-${prefix}-`, rule),
+      pushInState(ctx, states, state, req, info.id, `idpv-${ctx.runId}-${prefix}-`, (call) =>
+        judged(call, rule),
+      ),
     );
   };
 }
@@ -414,7 +443,7 @@ const noSuccessBodyCheck: CheckRunner = (ctx, info) => {
         req,
         info.id,
         `idpv-${ctx.runId}-r8-`,
-        successBodyProblem,
+        (call) => judged(call, successBodyProblem),
       );
     return judged(await sendGenerated(ctx, req, info.id), successBodyProblem);
   });

@@ -54,6 +54,21 @@ describe("conformance checks against conforming providers", () => {
   });
 });
 
+describe("conformance checks where the spec leaves the provider a choice", () => {
+  it("should judge invalid push bodies as bodies even when the provider checks the user first", async () => {
+    // Arrange: with provider states, R5 sends invalid bodies to a login user that exists.
+    fake = await startFakeProvider({ ...CREDENTIALS, providerStates: true, userBeforeBody: true });
+    // Act
+    const run = await runVerify(
+      against(fake.baseUrl, ["--checks", "R5.invalid-rejected.pushToUserDevices"], fake.statesUrl),
+    );
+    // Assert
+    expect(run.stdout).toContain("1 passed, 0 failed");
+    expect(run.stdout).toContain("0 warnings");
+    expect(run.code).toBe(0);
+  });
+});
+
 describe("conformance checks against providers broken on purpose", () => {
   it.each<[Fault, string[]]>([
     ["wrong-status", ["R3.documented-status", "R4.valid-accepted.createSchema"]],

@@ -28,6 +28,8 @@ export interface FakeProviderOptions {
   /** strict: rejects what only the strict profile calls invalid; lenient: accepts it. */
   readonly mode?: "strict" | "lenient";
   readonly faults?: readonly Fault[];
+  /** Checks the login user before the body (not the pinned order of §3, but no rule forbids it). */
+  readonly userBeforeBody?: boolean;
   /** Serve the state-change endpoint. */
   readonly providerStates?: boolean;
   /** States whose handler is missing (answered 400). */
@@ -138,6 +140,10 @@ export async function startFakeProvider(options: FakeProviderOptions): Promise<R
       return faults.has("auth-wrong-error")
         ? sendError(res, 401, "unauthorized", "bad credentials")
         : sendError(res, 401, AUTHENTICATION_FAILED, "The credentials are not valid");
+    if (route.op === "pushToUserDevices" && options.userBeforeBody) {
+      const id = decodeURIComponent(route.pattern.exec(url)?.[1] ?? "");
+      if (!users.has(id)) return sendError(res, 404, "record_not_found", "Record not found");
+    }
     const c = classifyRequestBody(route.op, raw, profile);
     const invalid =
       c.outcome === "invalid" || (options.mode === "strict" && c.outcome === "unspecified");
