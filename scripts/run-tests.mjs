@@ -93,6 +93,32 @@ const repoChecks = [
     process.execPath,
     [join(root, "scripts", "check-spec-copy.mjs")],
   ],
+  [
+    "triangulation: pacts, zod contracts and the OpenAPI export agree",
+    process.execPath,
+    [
+      join(root, "packages", "pact-consumer", "dist", "pacts-cli.mjs"),
+      "check-contracts",
+      "--openapi",
+      join(root, "docs", "openapi.json"),
+    ],
+  ],
+  [
+    "published packages pass publint and are-the-types-wrong",
+    process.execPath,
+    [join(root, "scripts", "check-packages.mjs")],
+  ],
+  // Installs the packed tarballs into an empty project with npm (needs the npm registry; never cached).
+  [
+    "packed tarballs install and work (idp-verify, idp-gen, a consumer, a real verification)",
+    process.execPath,
+    [join(root, "scripts", "pack-smoke.mjs")],
+  ],
+  [
+    "GitHub workflows pass actionlint",
+    process.execPath,
+    [join(root, "scripts", "check-workflows.mjs")],
+  ],
   // The toolkit's main job, end to end: idp-verify against the embedded reference provider
   // (pacts + every conformance check); any violation fails the run. Reports land in reports/.
   [

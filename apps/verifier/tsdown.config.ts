@@ -8,4 +8,7 @@ export default defineConfig({
   target: "node22",
   dts: true,
   clean: true,
+  // The embedded reference provider is loaded at run time when installed (the workspace), never
+  // bundled: @idp/provider is private, and a published idp-verify asks for --provider-url instead.
+  deps: { neverBundle: ["@idp/provider"] },
 });

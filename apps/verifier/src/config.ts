@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { isKnownSelector } from "./check-ids.ts";
 import { VerifyError } from "./errors.ts";
+import { parseShard, type Shard } from "./shard.ts";
 
 export type ReportFormat = "json" | "junit" | "html";
 
@@ -19,6 +20,8 @@ export interface BrokerSource {
   readonly consumerVersionSelectors: readonly Record<string, unknown>[];
   readonly enablePending: boolean;
   readonly includeWipPactsSince?: string;
+  /** The provider branch the broker works out pending and WIP pacts for (`--provider-branch`). */
+  readonly providerBranch?: string;
 }
 
 export interface PublishOptions {
@@ -47,6 +50,8 @@ export interface Config {
   readonly maxConsecutiveTransportFailures: number;
   readonly profile: "default" | "strict";
   readonly reports: readonly { readonly format: ReportFormat; readonly path: string }[];
+  /** `--shard i/n`: run only the i-th of n disjoint parts of the selected checks (shard.ts). */
+  readonly shard?: Shard;
 }
 
 export const USAGE = `Usage: idp-verify [--provider-url URL] [--username U] [--password P]
@@ -55,7 +60,7 @@ export const USAGE = `Usage: idp-verify [--provider-url URL] [--username U] [--p
                   [--enable-pending] [--include-wip-pacts-since DATE]
                   [--publish-verification-results --provider-version V --provider-branch B]
                   [--checks LIST] [--runs N] [--seed S] [--timeout-ms MS]
-                  [--concurrency N] [--profile default|strict]
+                  [--concurrency N] [--profile default|strict] [--shard i/n]
                   [--report FORMAT=PATH ...]   (json=..., junit=..., html=...)
 Credentials also from IDP_USERNAME / IDP_PASSWORD; the broker token from PACT_BROKER_TOKEN.
 Exit: 0 every selected check passed, 1 the provider broke a rule or pact, 2 could not verify.`;
@@ -81,6 +86,7 @@ const OPTIONS = {
   concurrency: { type: "string" },
   profile: { type: "string" },
   report: { type: "string", multiple: true },
+  shard: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -136,8 +142,12 @@ const reportSchema = z.string().transform((s, ctx) => {
 /** The repo's pacts/ folder: src/ and dist/ both sit two levels below the repo root's apps/. */
 export function defaultPactsDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidate = resolve(here, "..", "..", "..", "pacts");
-  return existsSync(candidate) ? candidate : join(process.cwd(), "pacts");
+  const repo = resolve(here, "..", "..", "..");
+  // In this workspace, the repo's pacts/; installed from a registry (inside node_modules), the
+  // pacts/ of the current directory.
+  return existsSync(join(repo, "pnpm-workspace.yaml")) && existsSync(join(repo, "pacts"))
+    ? join(repo, "pacts")
+    : join(process.cwd(), "pacts");
 }
 
 export type ParseResult =
@@ -212,9 +222,22 @@ export function parseConfig(
       "consumer-version-selectors",
       "enable-pending",
       "include-wip-pacts-since",
+      "provider-branch",
     ] as const)
       if (values[flag] !== undefined) fail(`--${flag} needs --broker-url`);
   }
+  const providerBranch = values["provider-branch"];
+  if (providerBranch !== undefined && providerBranch.trim() === "")
+    fail("--provider-branch must not be empty");
+  // Pact sends providerVersionBranch "" when no branch is given, and a Pact Broker refuses that
+  // together with pending or WIP pacts (it computes both per provider branch).
+  if (
+    (values["enable-pending"] || values["include-wip-pacts-since"] !== undefined) &&
+    !providerBranch
+  )
+    fail(
+      "--enable-pending and --include-wip-pacts-since need --provider-branch (the broker works out pending and WIP pacts per provider branch)",
+    );
   const wipSince = values["include-wip-pacts-since"];
   if (wipSince !== undefined && Number.isNaN(Date.parse(wipSince)))
     fail("--include-wip-pacts-since must be a date, e.g. 2025-01-01");
@@ -231,6 +254,7 @@ export function parseConfig(
               : parse(selectorSchema, values["consumer-version-selectors"]),
           enablePending: values["enable-pending"] ?? false,
           ...(wipSince !== undefined ? { includeWipPactsSince: wipSince } : {}),
+          ...(providerBranch ? { providerBranch } : {}),
         };
 
   let publish: PublishOptions | undefined;
@@ -240,10 +264,10 @@ export function parseConfig(
     if (!broker) fail("--publish-verification-results needs --broker-url (results go to a broker)");
     publish = {
       providerVersion: providerVersion as string,
-      ...(values["provider-branch"] ? { providerBranch: values["provider-branch"] } : {}),
+      ...(providerBranch ? { providerBranch } : {}),
     };
-  } else if (values["provider-version"] !== undefined || values["provider-branch"] !== undefined) {
-    fail("--provider-version and --provider-branch go with --publish-verification-results");
+  } else if (values["provider-version"] !== undefined) {
+    fail("--provider-version goes with --publish-verification-results");
   }
 
   const explicitPacts = values.pacts ?? [];
@@ -284,6 +308,7 @@ export function parseConfig(
     maxConsecutiveTransportFailures: 5,
     profile,
     reports: (values.report ?? []).map((r) => parse(reportSchema, r)),
+    ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
   };
   return { help: false, config };
 }

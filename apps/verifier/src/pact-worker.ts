@@ -62,19 +62,27 @@ async function changeState(
 async function run(job: PactJob): Promise<PactJobResult> {
   const stateFailures: StateFailure[] = [];
   const { statesUrl } = job;
+  const forward = (url: string, state: string) => ({
+    setup: async (params: unknown) => {
+      await changeState(job, url, state, params, "setup", stateFailures);
+    },
+    teardown: async (params: unknown) => {
+      await changeState(job, url, state, params, "teardown", stateFailures);
+    },
+  });
+  // Pacts from a broker are known only once Pact has fetched them, so every state name is
+  // forwarded (pact-js looks a handler up by name: `stateHandlers[state]`).
   const stateHandlers = statesUrl
-    ? Object.fromEntries(
-        job.stateNames.map((state) => [
-          state,
-          {
-            setup: async (params: unknown) => {
-              await changeState(job, statesUrl, state, params, "setup", stateFailures);
-            },
-            teardown: async (params: unknown) => {
-              await changeState(job, statesUrl, state, params, "teardown", stateFailures);
-            },
-          },
-        ]),
+    ? new Proxy(
+        Object.fromEntries(job.stateNames.map((state) => [state, forward(statesUrl, state)])),
+        {
+          get: (known, state) =>
+            typeof state !== "string"
+              ? undefined
+              : Object.hasOwn(known, state)
+                ? known[state]
+                : forward(statesUrl, state),
+        },
       )
     : {};
   const options: VerifierOptions = {

@@ -1,6 +1,15 @@
 import { fork } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PACT_PLACEHOLDER_AUTHORIZATION } from "@idp/pact-consumer";
 import type { VerifierOptions } from "@pact-foundation/pact";
@@ -138,6 +147,14 @@ interface FfiResults {
   errors?: { interaction?: string; mismatch?: unknown }[];
   pendingErrors?: { interaction?: string; mismatch?: unknown }[];
   pending_errors?: { interaction?: string; mismatch?: unknown }[];
+  /** One entry per interaction verified, passed or not (pact-core 1.x). */
+  interactionResults?: {
+    consumer?: string;
+    description?: string;
+    pending?: boolean;
+    /** State names (pact-core 1.4); objects with a name tolerated. */
+    providerStates?: (string | { name?: string })[];
+  }[];
   output?: string[];
 }
 
@@ -161,11 +178,56 @@ function describeMismatch(m: unknown, scrub: (s: string) => string): string {
  */
 export async function verifyPacts(opts: PactRunOptions): Promise<CheckResult[]> {
   const started = performance.now();
+  // Pact's errors may quote what a broker echoed back; the token never reaches a report.
+  if (opts.broker?.token) opts.redactor.addSecret(opts.broker.token);
   const interactions = opts.files
     .flatMap((f) => f.interactions)
     .filter((i) => opts.selected(pactCheckId(i.description)));
   if (interactions.length === 0 && !opts.broker) return [];
 
+  // A selection (--checks pact.<description>, --shard) reaches Pact's verifier as copies of the pact
+  // files holding only the selected interactions: Pact itself verifies whole files.
+  const subset = opts.broker ? undefined : selectedPactCopies(opts.files, interactions);
+  try {
+    return await runPacts(
+      opts,
+      interactions,
+      subset?.paths ?? opts.files.map((f) => f.path),
+      started,
+    );
+  } finally {
+    if (subset) rmSync(subset.dir, { recursive: true, force: true });
+  }
+}
+
+/** Temporary copies of the files with only `wanted`, or undefined when every interaction is wanted. */
+function selectedPactCopies(
+  files: readonly PactFile[],
+  wanted: readonly PactInteraction[],
+): { dir: string; paths: string[] } | undefined {
+  if (wanted.length === files.reduce((n, f) => n + f.interactions.length, 0)) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "idp-verify-pacts-"));
+  const paths: string[] = [];
+  files.forEach((file, k) => {
+    const keep = new Set(wanted.filter((i) => i.file === file.path).map((i) => i.description));
+    if (keep.size === 0) return;
+    const doc = JSON.parse(readFileSync(file.path, "utf8")) as { interactions: unknown[] };
+    doc.interactions = doc.interactions.filter((i) =>
+      keep.has((i as { description: string }).description),
+    );
+    const path = join(dir, `${k}-${basename(file.path)}`);
+    writeFileSync(path, JSON.stringify(doc));
+    paths.push(path);
+  });
+  return { dir, paths };
+}
+
+async function runPacts(
+  opts: PactRunOptions,
+  interactions: readonly PactInteraction[],
+  pactUrls: readonly string[],
+  started: number,
+): Promise<CheckResult[]> {
   const stateUses = interactions.flatMap((i) => i.providerStates);
   const missing =
     opts.states && stateUses.length > 0
@@ -191,8 +253,11 @@ export async function verifyPacts(opts: PactRunOptions): Promise<CheckResult[]> 
           ...(opts.broker.includeWipPactsSince
             ? { includeWipPactsSince: opts.broker.includeWipPactsSince }
             : {}),
+          ...(opts.broker.providerBranch
+            ? { providerVersionBranch: opts.broker.providerBranch }
+            : {}),
         }
-      : { pactUrls: opts.files.map((f) => f.path) }),
+      : { pactUrls: [...pactUrls] }),
     ...(opts.publish
       ? {
           publishVerificationResult: true,
@@ -253,14 +318,35 @@ export async function verifyPacts(opts: PactRunOptions): Promise<CheckResult[]> 
       );
 
   // From a broker, interactions are known only through the verifier's results.
-  const extra = [...failures.keys(), ...pending.keys()].filter((d) => !known.has(d));
+  const verified = (results?.interactionResults ?? []).flatMap((r) =>
+    typeof r.description === "string"
+      ? [
+          {
+            description: r.description,
+            states: (r.providerStates ?? []).flatMap((s) =>
+              typeof s === "string" ? [s] : s?.name ? [s.name] : [],
+            ),
+            file: `${opts.broker?.url ?? ""} (consumer ${r.consumer ?? "?"})`,
+          },
+        ]
+      : [],
+  );
+  const brokerInteractions = [
+    ...verified,
+    ...[...failures.keys(), ...pending.keys()]
+      .filter((d) => !verified.some((v) => v.description === d))
+      .map((d) => ({ description: d, states: [] as string[], file: opts.broker?.url ?? "" })),
+  ].filter(
+    (v, i, list) =>
+      !known.has(v.description) && list.findIndex((w) => w.description === v.description) === i,
+  );
   const all = [
     ...interactions.map((i) => ({
       description: i.description,
       states: i.providerStates.map((s) => s.name),
       file: i.file,
     })),
-    ...extra.map((d) => ({ description: d, states: [] as string[], file: opts.broker?.url ?? "" })),
+    ...brokerInteractions,
   ];
   const each = Math.round(durationMs / Math.max(all.length, 1));
   const out: CheckResult[] = all.map(({ description, states, file }) => {
@@ -292,7 +378,10 @@ export async function verifyPacts(opts: PactRunOptions): Promise<CheckResult[]> 
       return {
         ...base,
         status: "failed" as const,
-        failure: { message: `pact mismatch: ${failed}` },
+        failure: {
+          // A broker's pacts cannot be skipped beforehand: Pact ran it without its state.
+          message: `pact mismatch: ${failed}${!opts.states && states.length > 0 ? ` (provider state "${states[0]}" was not set up: no --provider-states-url)` : ""}`,
+        },
       };
     const pend = pending.get(description);
     if (pend)
@@ -320,6 +409,21 @@ export async function verifyPacts(opts: PactRunOptions): Promise<CheckResult[]> 
       durationMs,
       warnings: [],
     });
+  // Pact logs a failed publication and carries on; asked for, it is a result that could not be given.
+  const publishError = opts.publish
+    ? /Publishing of verification results failed[^\n]*/.exec(outcome.log ?? "")?.[0]
+    : undefined;
+  if (publishError)
+    out.push({
+      id: "pact.publish-verification-results",
+      kind: "pact",
+      title: `publish verification results to ${opts.broker?.url ?? "the broker"}`,
+      status: "error",
+      reason: opts.redactor.scrub(publishError),
+      runs: 1,
+      durationMs: 0,
+      warnings: [],
+    });
   return out;
 }
 
@@ -336,18 +440,31 @@ function workerPath(): string {
 }
 
 /** Forks the worker, hands it the job over IPC, and ends it after `deadlineMs` at the latest. */
-function runWorker(job: PactJob, deadlineMs: number): Promise<PactJobResult> {
+function runWorker(
+  job: PactJob,
+  deadlineMs: number,
+): Promise<PactJobResult & { readonly log?: string }> {
   return new Promise((resolvePromise) => {
     const path = workerPath();
     const child = fork(path, [], {
       // From source (tests), Node strips the worker's types; never inherit the parent's flags.
       execArgv: path.endsWith(".ts") ? ["--experimental-strip-types"] : [],
       stdio: ["ignore", "pipe", "pipe", "ipc"],
-      env: { ...process.env, NODE_NO_WARNINGS: "1", PACT_DO_NOT_TRACK: "true" },
+      // pact-core also reads PACT_BROKER_* and PACT_DESCRIPTION-style filters from the environment;
+      // only our flags may choose the pacts, the token and whether results are published.
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([k]) => !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$)/.test(k),
+          ),
+        ),
+        NODE_NO_WARNINGS: "1",
+        PACT_DO_NOT_TRACK: "true",
+      },
     });
     let log = "";
     const keep = (chunk: Buffer) => {
-      log = (log + chunk.toString("utf8")).slice(-4000);
+      log = (log + chunk.toString("utf8")).slice(-65_536);
     };
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);
@@ -357,7 +474,7 @@ function runWorker(job: PactJob, deadlineMs: number): Promise<PactJobResult> {
       settled = true;
       clearTimeout(timer);
       if (child.exitCode === null) child.kill("SIGKILL");
-      resolvePromise(r);
+      resolvePromise({ ...r, log });
     };
     const timer = setTimeout(
       () =>
@@ -367,11 +484,16 @@ function runWorker(job: PactJob, deadlineMs: number): Promise<PactJobResult> {
         }),
       deadlineMs,
     );
-    child.on("message", (m: PactJobResult) => finish(m));
+    // The worker exits right after its answer; waiting for its output to close keeps the log whole.
+    let answer: PactJobResult | undefined;
+    child.on("message", (m: PactJobResult) => {
+      answer = m;
+    });
     child.on("error", (e) =>
       finish({ error: `cannot start Pact's verifier: ${e.message}`, stateFailures: [] }),
     );
-    child.on("exit", (code, signal) => {
+    child.on("close", (code, signal) => {
+      if (answer) return finish(answer);
       const last =
         log
           .trim()

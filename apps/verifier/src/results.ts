@@ -52,6 +52,13 @@ export interface VerifyReport {
   readonly runs: number;
   readonly profile: string;
   readonly runId: string;
+  /** `--shard i/n`: which part this run is, and how many of the selected units it ran. */
+  readonly shard?: {
+    readonly index: number;
+    readonly total: number;
+    readonly units: number;
+    readonly of: number;
+  };
   readonly pactSources: readonly string[];
   readonly checks: readonly CheckResult[];
   /** operation -> status -> count, over every request sent. */

@@ -4,11 +4,12 @@ import { defaultProfile, detailedOperations, operationPath, strictProfile } from
 import { CONFORMANCE_CHECKS, PACT_CHECK_PREFIX, selects } from "./check-ids.ts";
 import {
   type ConformanceContext,
+  type Observations,
   observeRules,
   runConformanceCheck,
   withObservations,
 } from "./checks.ts";
-import { Client } from "./client.ts";
+import { Client, curlCommand } from "./client.ts";
 import type { Config, Credentials } from "./config.ts";
 import { type EmbeddedProvider, startEmbeddedProvider } from "./embedded.ts";
 import { VerifyError } from "./errors.ts";
@@ -16,6 +17,7 @@ import { mapBounded } from "./limiter.ts";
 import { loadPactFiles, type PactFile, pactCheckId, verifyPacts } from "./pact.ts";
 import { Redactor } from "./redact.ts";
 import type { CheckResult, CheckStatus, VerifyReport } from "./results.ts";
+import { type Shard, shardLabel, unitsOfShard } from "./shard.ts";
 import { ProviderStates, STATE } from "./states.ts";
 
 export interface VerifyIo {
@@ -73,6 +75,23 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       );
   }
 
+  // --shard: the units (check ids; pact interactions, or `pact` as a whole from a broker or when
+  // there are none) are split before anything starts, from nothing but their ids.
+  const conformanceUnits = CONFORMANCE_CHECKS.filter((c) => selected(c.id)).map((c) => c.id);
+  const pactUnits = !pactWanted
+    ? []
+    : config.broker || noPactsReason
+      ? [PACT_CHECK_PREFIX]
+      : pactFiles.flatMap((f) =>
+          f.interactions.map((i) => pactCheckId(i.description)).filter((id) => selected(id)),
+        );
+  const allUnits = [...conformanceUnits, ...pactUnits];
+  const inShard = unitsOfShard(allUnits, config.shard);
+  if (config.shard)
+    progress(
+      `shard ${shardLabel(config.shard)}: ${inShard.size} of ${allUnits.length} checks and pact interactions`,
+    );
+
   let embedded: EmbeddedProvider | undefined;
   let providerUrl: string;
   let statesUrl: string | undefined;
@@ -116,7 +135,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     };
 
     // 1. Pacts, with Pact's own verifier.
-    if (pactWanted) {
+    if (pactUnits.some((id) => inShard.has(id))) {
       if (noPactsReason)
         report({
           id: PACT_CHECK_PREFIX,
@@ -141,14 +160,14 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
           ...(states ? { states } : {}),
           timeoutMs: config.timeoutMs,
           redactor,
-          selected,
+          selected: (id) => selected(id) && inShard.has(id),
         });
         for (const r of pactResults) report(r);
       }
     }
 
     // 2. Property-based conformance checks.
-    const checks = CONFORMANCE_CHECKS.filter((c) => selected(c.id));
+    const checks = CONFORMANCE_CHECKS.filter((c) => selected(c.id) && inShard.has(c.id));
     const neededStates = [STATE.userExists, STATE.noUser, STATE.otherAppUser].filter((s) =>
       checks.some(
         (c) =>
@@ -183,7 +202,9 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       const r = await runConformanceCheck(ctx, info);
       return r;
     });
-    for (const r of conformance) report(withObservations(r, observations));
+    const foreign = new Set(conformanceUnits.filter((id) => !inShard.has(id)));
+    for (const r of conformance)
+      report(withForeignObservations(withObservations(r, observations), observations, foreign));
 
     const grid: Record<string, Record<string, number>> = {};
     for (const [op, row] of client.tally)
@@ -206,6 +227,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       runs: config.runs,
       profile: profile.name,
       runId,
+      ...(config.shard ? { shard: shardInfo(config.shard, inShard.size, allUnits.length) } : {}),
       pactSources: config.broker ? [config.broker.url] : pactFiles.map((f) => f.path),
       checks: results,
       grid,
@@ -218,6 +240,34 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     client?.close();
     await embedded?.close();
   }
+}
+
+const shardInfo = (shard: Shard, units: number, of: number) => ({ ...shard, units, of });
+
+/**
+ * In a sharded run, the rules judged on every answer (R2, R3, R6, R8) also judge this shard's answers
+ * when their own check runs in another shard: a violation fails the check whose request showed it
+ * (the whole run would fail the rule's check instead), so green shards never hide what the whole run
+ * catches. `foreign` holds the selected checks of the other shards.
+ */
+function withForeignObservations(
+  result: CheckResult,
+  obs: Observations,
+  foreign: ReadonlySet<string>,
+): CheckResult {
+  if (result.status !== "passed") return result;
+  for (const [ruleCheck, seen] of obs.first)
+    if (foreign.has(ruleCheck) && seen.source === result.id)
+      return {
+        ...result,
+        status: "failed",
+        failure: {
+          message: `${seen.message} (judged for ${ruleCheck}, which runs in another shard)`,
+          exchange: seen.exchange,
+          curl: curlCommand(seen.exchange),
+        },
+      };
+  return result;
 }
 
 /** One request before anything else: a provider that never answers is exit 2, not a list of failures. */

@@ -104,6 +104,8 @@ describe("pacts from a broker", () => {
         "--enable-pending",
         "--include-wip-pacts-since",
         "2025-01-01",
+        "--provider-branch",
+        "main",
       ]),
     );
     // Assert

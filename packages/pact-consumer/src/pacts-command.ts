@@ -1,12 +1,19 @@
 // idp-pacts: publish the recorded pacts and ask can-i-deploy, through the official pact-broker CLI.
 //   idp-pacts publish [--pacts-dir DIR] [-- <extra pact-broker publish flags>]
 //   idp-pacts can-i-deploy --to-environment ENV [-- <extra pact-broker can-i-deploy flags>]
+//   idp-pacts check-contracts [--pacts PATH ...] [--openapi FILE]   (offline triangulation)
 // Exit codes: pact-broker's own (0 success, 1 failure / "computer says no"); 2 usage or settings.
+// check-contracts: 0 every check passed, 1 a check failed, 2 bad input (one line on stderr).
 import { parseArgs } from "node:util";
 import { PactsCliError } from "./errors.ts";
 
 const USAGE = `usage: idp-pacts publish [--pacts-dir DIR] [-- <pact-broker publish flags>]
        idp-pacts can-i-deploy --to-environment ENV [-- <pact-broker can-i-deploy flags>]
+       idp-pacts check-contracts [--pacts PATH ...] [--openapi FILE]
+           offline: pacts vs @idp/contracts (zod), the OpenAPI export round trip, pacts vs OpenAPI
+           (@pactflow/openapi-pact-comparator); default pacts: the repo's pacts/ (installed:
+           ./pacts); default OpenAPI: generated from @idp/contracts;
+           exit 0 passed, 1 a check failed, 2 bad input
 environment: PACT_BROKER_BASE_URL, and PACT_BROKER_TOKEN or PACT_BROKER_USERNAME + PACT_BROKER_PASSWORD;
              PACT_CONSUMER_VERSION (default: git commit), PACT_CONSUMER_BRANCH (default: git branch)`;
 
@@ -18,6 +25,18 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   if (command === "--help" || command === "-h") {
     process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  if (command === "check-contracts") {
+    // No child CLI to pass flags to: arguments after a `--` (as `pnpm contracts:check -- ...`
+    // may forward them) are this command's own.
+    const { values } = parseCheckContracts([...rest, ...extraArgs]);
+    const { triangulate, renderTriangulation } = await import("./triangulate.ts");
+    const report = await triangulate({
+      ...(values.pacts ? { pacts: values.pacts } : {}),
+      ...(values.openapi !== undefined ? { openapi: values.openapi } : {}),
+    });
+    process.stdout.write(renderTriangulation(report));
+    return report.ok ? 0 : 1;
   }
   const { publishPacts, canIDeploy } = await import("./broker.ts");
   switch (command) {
@@ -45,8 +64,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       throw new PactsCliError(
         "E_CONFIG",
         command === undefined
-          ? "missing command: publish or can-i-deploy"
-          : `unknown command "${command}": expected publish or can-i-deploy`,
+          ? "missing command: publish, can-i-deploy or check-contracts"
+          : `unknown command "${command}": expected publish, can-i-deploy or check-contracts`,
       );
   }
 }
@@ -54,6 +73,19 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
 function parse(args: string[], options: Record<string, { type: "string" }>) {
   try {
     return parseArgs({ args, options, allowPositionals: false, strict: true });
+  } catch (cause) {
+    throw new PactsCliError("E_CONFIG", (cause as Error).message, { cause });
+  }
+}
+
+function parseCheckContracts(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { pacts: { type: "string", multiple: true }, openapi: { type: "string" } },
+      allowPositionals: false,
+      strict: true,
+    });
   } catch (cause) {
     throw new PactsCliError("E_CONFIG", (cause as Error).message, { cause });
   }

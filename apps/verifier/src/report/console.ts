@@ -28,6 +28,12 @@ function checkLines(r: CheckResult): string[] {
   return lines;
 }
 
+/** `shard 2/3 (10 of 30 units) · `, or nothing for a whole run. */
+export const shardText = (report: VerifyReport): string =>
+  report.shard
+    ? `shard ${report.shard.index}/${report.shard.total} (${report.shard.units} of ${report.shard.of} checks and interactions) · `
+    : "";
+
 /** The human report on stdout: results, failures with their reproduction, the status grid. */
 export function renderConsole(report: VerifyReport): string {
   const out: string[] = [];
@@ -35,7 +41,7 @@ export function renderConsole(report: VerifyReport): string {
     `idp-verify: ${report.providerUrl}${report.embedded ? " (embedded reference provider)" : ""}`,
   );
   out.push(
-    `seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile} · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
+    `${shardText(report)}seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile} · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
   );
   const pact = report.checks.filter((c) => c.kind === "pact");
   const conformance = report.checks.filter((c) => c.kind === "conformance");

@@ -1,4 +1,5 @@
 import type { CheckResult, VerifyReport } from "../results.ts";
+import { shardText } from "./console.ts";
 import { exchangeLines, seconds, statusGrid } from "./format.ts";
 
 const esc = (s: string) =>
@@ -68,7 +69,7 @@ export function renderHtml(report: VerifyReport): string {
 <html lang="en"><head><meta charset="utf-8"><title>idp-verify report</title><style>${STYLE}</style></head><body>
 <h1>idp-verify report</h1>
 <p class="banner ${banner}">${verdict} — ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.error} could not run, ${s.warnings} warnings (exit ${report.exitCode})</p>
-<p>Provider <code>${esc(report.providerUrl)}</code>${report.embedded ? " (embedded reference provider)" : ""} · seed <code>${report.seed}</code> · ${report.runs} runs per check · profile ${esc(report.profile)} · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)} · started ${esc(report.startedAt)}</p>
+<p>${esc(shardText(report))}Provider <code>${esc(report.providerUrl)}</code>${report.embedded ? " (embedded reference provider)" : ""} · seed <code>${report.seed}</code> · ${report.runs} runs per check · profile ${esc(report.profile)} · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)} · started ${esc(report.startedAt)}</p>
 ${report.providerStopped ? `<p class="banner bad">The provider stopped answering; the run ended early: ${esc(report.providerStopped)}</p>` : ""}
 ${section(
   "Pact interactions",

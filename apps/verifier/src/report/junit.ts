@@ -47,11 +47,11 @@ export function renderJunit(report: VerifyReport): string {
     const time = cases.reduce((t, c) => t + c.durationMs, 0) / 1000;
     return [
       `  <testsuite name="idp-verify.${kind}" tests="${cases.length}" failures="${count("failed")}" errors="${count("error")}" skipped="${count("skipped")}" time="${time.toFixed(3)}" timestamp="${report.startedAt}">`,
-      `    <properties><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/><property name="provider" value="${xml(report.providerUrl)}"/></properties>`,
+      `    <properties><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/><property name="provider" value="${xml(report.providerUrl)}"/>${report.shard ? `<property name="shard" value="${report.shard.index}/${report.shard.total}"/>` : ""}</properties>`,
       ...cases.map(testcase),
       "  </testsuite>",
     ].join("\n");
   });
   const s = report.summary;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="idp-verify" tests="${report.checks.length}" failures="${s.failed}" errors="${s.error}" skipped="${s.skipped}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="idp-verify${report.shard ? ` shard ${report.shard.index}/${report.shard.total}` : ""}" tests="${report.checks.length}" failures="${s.failed}" errors="${s.error}" skipped="${s.skipped}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }

