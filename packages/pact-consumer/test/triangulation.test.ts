@@ -73,7 +73,7 @@ const messagesOf = (report: TriangulationReport, layer: TriangulationLayer, desc
     .map((p) => p.message);
 
 describe("triangulation of the committed pacts, the zod contracts and the OpenAPI export", () => {
-  it("should pass every layer for the committed pacts, in well under a second", async () => {
+  it("should pass every layer for the committed pacts", async () => {
     // Act
     const report = await triangulate();
     // Assert
@@ -84,7 +84,6 @@ describe("triangulation of the committed pacts, the zod contracts and the OpenAP
     ]);
     expect(report.ok).toBe(true);
     expect(report.interactions).toBe(12);
-    expect(report.durationMs).toBeLessThan(1000);
   });
 
   it("should accept the committed docs/openapi.json as the export (round trip, same bytes, comparator)", async () => {
