@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import {
   AUTHENTICATION_FAILED,
   type DetailedOperationId,
@@ -185,4 +189,31 @@ describe("pushToUserDevices: the login user (R7)", () => {
       await failing.provider.close();
     }
   });
+
+  it.each([
+    ["createSchema", "schemas", PATHS.createSchema, "POST", validSchema],
+    ["updateClusteringRules", "clustering_rules", PATHS.clusteringRules, "PUT", validRules],
+  ] as const)(
+    "answers %s with 500 and the error body when its table is gone (a server fault)",
+    async (_op, table, path, method, valid) => {
+      // Arrange: a real SQLite fault, made through a second connection to the provider's file.
+      const dir = mkdtempSync(join(tmpdir(), "idp-provider-fault-"));
+      const db = join(dir, "idp.sqlite");
+      const broken = await startProvider({ db });
+      try {
+        const other = new DatabaseSync(db);
+        other.exec(`DROP TABLE ${table}`);
+        other.close();
+        // Act
+        const response = await broken.call(method, path, JSON.stringify(valid()));
+        // Assert
+        const error = await expectErrorBody(response, 500);
+        expect(error.error).toBe(ERROR_CODES.serverError);
+        expect(JSON.stringify(error)).not.toContain(table);
+      } finally {
+        await broken.provider.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
