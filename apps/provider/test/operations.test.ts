@@ -189,7 +189,9 @@ describe("pushToUserDevices: the login user (R7)", () => {
       await failing.provider.close();
     }
   });
+});
 
+describe("server faults: 500 with the error body", () => {
   it.each([
     ["createSchema", "schemas", PATHS.createSchema, "POST", validSchema],
     ["updateClusteringRules", "clustering_rules", PATHS.clusteringRules, "PUT", validRules],
