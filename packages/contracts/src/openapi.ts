@@ -5,6 +5,7 @@ import {
   type ZodOpenApiPathsObject,
 } from "zod-openapi";
 import { catalogue, entriesWithMethodAndPath } from "./catalogue.ts";
+import { AUTHENTICATION_FAILED } from "./errors.ts";
 import { DETAILED_OPERATION_IDS, detailedOperations } from "./operations.ts";
 import { shapeRegistry } from "./shape-registry.ts";
 import { ErrorBody } from "./shapes.ts";
@@ -20,9 +21,23 @@ const STATUS_LABELS: Readonly<Record<number, string>> = {
   500: "Server Error",
 };
 
+// The spec displays `error: authentication_failed` on its 401 example body; mocks such as Prism
+// answer with this example, so a mock's 401 is a conforming one (R1). The texts are illustrative.
+const AUTHENTICATION_FAILED_EXAMPLE = {
+  error: AUTHENTICATION_FAILED,
+  error_description:
+    "The credentials are not acceptable (illustrative text: not shown in the spec).",
+  errors: ["authentication failed"],
+};
+
 const errorResponse = (status: number) => ({
   description: `${STATUS_LABELS[status] ?? String(status)}. The condition that triggers it: not shown in the spec; our pinned reading is in conformance.md.`,
-  content: { "application/json": { schema: ErrorBody } },
+  content: {
+    "application/json": {
+      schema: ErrorBody,
+      ...(status === 401 ? { example: AUTHENTICATION_FAILED_EXAMPLE } : {}),
+    },
+  },
 });
 
 function pathParams(path: string) {

@@ -3,9 +3,11 @@ import { fileURLToPath } from "node:url";
 import { validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import {
+  AUTHENTICATION_FAILED,
   createOpenApiDocument,
   DETAILED_OPERATION_IDS,
   detailedOperations,
+  ErrorBody,
   openApiJson,
   shapeRegistry,
 } from "../src/index.ts";
@@ -35,6 +37,10 @@ describe("the OpenAPI 3.1 export", () => {
         );
       }
       expect(entry.deprecated === true).toBe(op.deprecated !== false);
+      // The 401 example carries the one error value the spec shows, and parses as an ErrorBody.
+      const example = entry.responses["401"].content["application/json"].example;
+      expect(example.error).toBe(AUTHENTICATION_FAILED);
+      expect(ErrorBody.safeParse(example).success).toBe(true);
     }
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining([...shapeRegistry.keys()]),
