@@ -21,9 +21,10 @@ const SATISFIABLE = [
   "R4.valid-accepted.updateClusteringRules",
   "R8.no-success-body",
   // The export's 401 example carries `authentication_failed`, so Prism's 401 conforms.
+  // R1.auth.bad-base64 is in neither list: prism decodes base64 leniently (it skips characters
+  // outside the alphabet), so whether it rejects a generated value depends on that value.
   "R1.auth.no-header",
   "R1.auth.other-scheme",
-  "R1.auth.bad-base64",
   "R1.auth.no-colon",
   "pact.create schema: 201 for a valid schema",
   "pact.create schema: 422 for a schema with a field of the wrong type",

@@ -179,6 +179,15 @@ describe("invalid bodies: only what the spec states, by default", () => {
     );
     expect(kinds).toEqual(new Set(VIOLATION_KINDS));
   });
+
+  it("should break a strict enum slot in every way the strict profile tells apart", () => {
+    const atFieldType = fc
+      .sample(invalidBodyArb("createSchema", { profile: strictProfile }), 3000)
+      .filter((c) => c.path.length === 4 && c.path[1] === "fields" && c.path[3] === "type");
+    expect(new Set(atFieldType.map((c) => c.kind))).toEqual(
+      new Set(["wrong-type", "missing-field", "value-not-in-use"]),
+    );
+  });
 });
 
 describe("requestBodyText", () => {

@@ -164,10 +164,7 @@ export function invalidBodyArb(
   }
   for (const slot of slots) {
     if (slot.segments.length < 2) continue; // the wrapper: its own kinds above
-    // @idp/contracts reads every issue on an enum (wrong type, absent) as "value-not-in-use", so
-    // enum slots (strict profile only) get that kind alone.
-    const isEnum = defOf(slot.schema).type === "enum";
-    if (asserted.has("wrong-type") && !isEnum) {
+    if (asserted.has("wrong-type")) {
       cases.push(
         fc.tuple(base, picksFor(slot), wrongTypeValue(slot.expected)).map(([b, picks, bad]) => {
           const { body, parent, key, path } = locate(b, slot, picks);
@@ -182,7 +179,7 @@ export function invalidBodyArb(
       );
     }
     const last = slot.segments[slot.segments.length - 1];
-    if (asserted.has("missing-field") && last?.kind === "key" && !slot.optional && !isEnum) {
+    if (asserted.has("missing-field") && last?.kind === "key" && !slot.optional) {
       cases.push(
         fc.tuple(base, picksFor(slot)).map(([b, picks]) => {
           const { body, parent, key, path } = locate(b, slot, picks);
