@@ -1,95 +1,9 @@
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
-import { describe, expect, it } from "vitest";
-
-// The README's example is executable documentation (style P20): the one block fenced as
-// ```ts example is run as the user would paste it, and what it prints must equal its `// → ...`
-// comments, line by line. The same test sits in every package with a README example.
-
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const readme = readFileSync(join(packageDir, "README.md"), "utf8");
-const blocks = [...readme.matchAll(/^```ts example\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
-const code = blocks[0] ?? "";
-const ARROW = "// → ";
-
-/** What the example says it prints: every `// → ...` comment, in order. */
-const expected = code.split("\n").flatMap((line) => {
-  const at = line.indexOf(ARROW);
-  return at === -1 ? [] : [line.slice(at + ARROW.length).trimEnd()];
-});
-
-const parseJson = (text: string): { ok: true; value: unknown } | { ok: false } => {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-};
-
-/** A JSON comment is compared as JSON (spacing aside); any other comment as exact text. */
-const compared = (printed: readonly string[]) =>
-  printed.map((line, i) => {
-    const want = expected[i];
-    if (want === undefined || !parseJson(want).ok) return line;
-    const got = parseJson(line);
-    return got.ok ? got.value : line;
-  });
-
-/**
- * Type errors of the example under this package's tsconfig, as if it were a file in the package
- * (a virtual one: nothing is written, so a concurrent lint or typecheck never sees it).
- */
-function typeErrors(source: string): string[] {
-  const { config } = ts.readConfigFile(join(packageDir, "tsconfig.json"), ts.sys.readFile);
-  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, packageDir);
-  const file = join(packageDir, "readme-example.ts").replaceAll("\\", "/");
-  const isExample = (f: string) => f.replaceAll("\\", "/") === file;
-  const host = ts.createCompilerHost(options);
-  const { fileExists, readFile, getSourceFile } = host;
-  host.fileExists = (f) => isExample(f) || fileExists(f);
-  host.readFile = (f) => (isExample(f) ? source : readFile(f));
-  host.getSourceFile = (f, language, ...rest) =>
-    isExample(f) ? ts.createSourceFile(f, source, language) : getSourceFile(f, language, ...rest);
-  const program = ts.createProgram({ rootNames: [file], options, host });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
-    if (!d.file || d.start === undefined) return text;
-    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-    return `README example ${line + 1}:${character + 1}: ${text}`;
-  });
-}
+import { readmeExampleTests } from "@idp/test-utils";
+import { describe } from "vitest";
 
 describe("README.md example", () => {
-  it("has exactly one ```ts example block, stating its output in // → comments", () => {
-    expect(blocks).toHaveLength(1);
-    expect(expected.length).toBeGreaterThan(0);
-  });
-
-  it("runs as pasted and prints what its // → comments say", () => {
-    // Fed on stdin with the package dir as cwd: bare imports resolve through this package's
-    // node_modules and its own name through self-reference, as in a user's project.
-    const run = spawnSync(
-      process.execPath,
-      ["--conditions=@idp/source", "--input-type=module-typescript"],
-      { cwd: packageDir, input: code, encoding: "utf8", timeout: 60_000 },
-    );
-    expect(run.error, "node could not run the example").toBeUndefined();
-    expect(run.stderr, "the example wrote to stderr").toBe("");
-    expect(run.status, "exit status of the example").toBe(0);
-    const printed = run.stdout.split("\n");
-    if (printed.at(-1) === "") printed.pop();
-    expect(compared(printed), "printed lines vs the example's // → comments").toEqual(
-      expected.map((want) => {
-        const parsed = parseJson(want);
-        return parsed.ok ? parsed.value : want;
-      }),
-    );
-  });
-
-  it("typechecks under the package's tsconfig", () => {
-    expect(typeErrors(code)).toEqual([]);
-  });
+  // Its ```ts example block runs as pasted, prints what its `// →` comments say, and typechecks.
+  readmeExampleTests(join(dirname(fileURLToPath(import.meta.url)), ".."));
 });

@@ -1,0 +1,1 @@
+export { readmeExampleTests } from "./readme-example.ts";
