@@ -126,6 +126,9 @@ const repoChecks = [
     process.execPath,
     [
       join(root, "apps", "verifier", "dist", "cli.mjs"),
+      // The same pinned seed as the property tests (vitest.setup.ts), so a failure replays.
+      "--seed",
+      process.env.FC_SEED || "20261123",
       "--report",
       "junit=reports/idp-verify.junit.xml",
       "--report",
