@@ -47,14 +47,9 @@ export interface Exchange {
   readonly result: RecordedResult;
 }
 
-export interface CallRequest {
+/** What a check asks the client to send: a recorded request before redaction and truncation. */
+export interface CallRequest extends Omit<RecordedRequest, "bodyTruncated"> {
   readonly operation?: DetailedOperationId;
-  readonly method: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly credentials: string;
-  readonly curlAuth: readonly string[];
-  readonly body?: string;
 }
 
 export interface CallResult {
