@@ -1,4 +1,4 @@
-import { PROVIDER_STATES as STATE_NAMES } from "@idp/contracts";
+import { PROVIDER_STATE_PARAM, PROVIDER_STATES as STATE_NAMES } from "@idp/contracts";
 import { Hono } from "hono";
 import { z } from "zod";
 import { OTHER_LOGIN_APP_ID, type Store, THIS_LOGIN_APP_ID } from "./db.ts";
@@ -10,8 +10,9 @@ export const PROVIDER_STATES_PATH = "/_pact/provider-states";
 
 interface StateHandler {
   readonly params: Readonly<Record<string, string>>;
-  setup(store: Store, id: string): void;
-  teardown(store: Store, id: string): void;
+  /** The state's one parameter: a login user id or a schema name (conformance.md §4). */
+  setup(store: Store, value: string): void;
+  teardown(store: Store, value: string): void;
 }
 
 /** The state names of conformance.md §4, exactly. */
@@ -30,6 +31,13 @@ export const PROVIDER_STATES: Readonly<Record<string, StateHandler>> = {
     params: { id: "string" },
     setup: (store, id) => store.upsertLoginUser(id, OTHER_LOGIN_APP_ID),
     teardown: (store, id) => store.deleteLoginUser(id),
+  },
+  [STATE_NAMES.noSchemaWithName]: {
+    params: { name: "string" },
+    setup: (store, name) => {
+      store.deleteSchema(name);
+    },
+    teardown: () => {},
   },
 };
 
@@ -83,12 +91,13 @@ export function providerStateRoutes(store: Store): Hono {
         `unknown provider state "${state}"; this provider knows ${known.join(", ")}`,
       );
     }
-    const id = params.id;
-    if (typeof id !== "string" && typeof id !== "number") {
-      return invalid(`the provider state "${state}" needs params.id (a string)`);
+    const key = PROVIDER_STATE_PARAM[state as keyof typeof PROVIDER_STATE_PARAM];
+    const value = params[key];
+    if (typeof value !== "string" && typeof value !== "number") {
+      return invalid(`the provider state "${state}" needs params.${key} (a string)`);
     }
-    handler[action](store, String(id));
-    return json(200, { id: String(id) });
+    handler[action](store, String(value));
+    return json(200, { [key]: String(value) });
   });
   routes.all(PROVIDER_STATES_PATH, () => methodNotAllowed(["GET", "POST"]));
   return routes;

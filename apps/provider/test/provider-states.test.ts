@@ -17,14 +17,39 @@ const change = (body: unknown) =>
 const push = (id: string) => s.call("POST", PATHS.push(id), JSON.stringify(validPush()));
 
 describe("Pact state change (conformance.md §4)", () => {
-  it("lists exactly the three state names (extension: GET)", async () => {
+  it("lists exactly the four state names (extension: GET)", async () => {
     const response = await fetch(s.providerStatesUrl);
     const { states } = (await response.json()) as { states: { name: string }[] };
     expect(states.map((x) => x.name)).toEqual([
       "a login user exists",
       "no login user exists",
       "a login user of another login app exists",
+      "no schema with this name exists",
     ]);
+  });
+
+  it("removes a schema of that name for 'no schema with this name exists'", async () => {
+    const name = "state-schema-1";
+    const body = JSON.stringify({
+      schema: { name, fields: [], permissions: { write_protected: false, read_protected: false } },
+    });
+    expect((await s.call("POST", PATHS.createSchema, body)).status).toBe(201);
+    expect((await s.call("GET", `${PATHS.createSchema}/${name}`)).status).toBe(200);
+    const setup = await change({
+      state: "no schema with this name exists",
+      params: { name },
+      action: "setup",
+    });
+    expect(setup.status).toBe(200);
+    expect((await s.call("GET", `${PATHS.createSchema}/${name}`)).status).toBe(404);
+    // Idempotent: no schema of that name is the state already.
+    expect(
+      (await change({ state: "no schema with this name exists", params: { name } })).status,
+    ).toBe(200);
+    await expectErrorBody(
+      await change({ state: "no schema with this name exists", params: { id: name } }),
+      400,
+    );
   });
 
   it("sets up and tears down each state, observed through push", async () => {

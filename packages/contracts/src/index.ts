@@ -33,7 +33,11 @@ export {
   requestShapeFor,
   strictProfile,
 } from "./profiles.ts";
-export { PROVIDER_STATES, type ProviderStateName } from "./provider-states.ts";
+export {
+  PROVIDER_STATE_PARAM,
+  PROVIDER_STATES,
+  type ProviderStateName,
+} from "./provider-states.ts";
 export {
   opaqueShape,
   type RegisteredShape,

@@ -137,8 +137,11 @@ const RULES_PATH = "/marketing/login/apps/clustering/rules";
 describe("create schema", () => {
   it("201 for a valid schema", async () => {
     const body = exampleCreateSchemaRequest();
+    // A provider may refuse a name it already holds (conformance.md §1): the state makes the tenth
+    // verification against one database answer like the first.
     await pact
       .addInteraction()
+      .given(PROVIDER_STATES.noSchemaWithName, { name: body.schema.name })
       .uponReceiving("create schema: 201 for a valid schema")
       .withRequest("POST", SCHEMAS_PATH, (b) => b.headers(validRequestHeaders).jsonBody(like(body)))
       .willRespondWith(201)
@@ -229,7 +232,7 @@ describe("push to user devices", () => {
     const invalid = invalidExample("pushToUserDevices", 400);
     await pact
       .addInteraction()
-      .given(PROVIDER_STATES.loginUserExists, { id: LOGIN_USER_ID })
+      // No state: the body is judged before the login user (conformance.md §3).
       .uponReceiving("push to user devices: 400 for a malformed notification")
       .comment(`example body: ${invalid.violation}`)
       .withRequest("POST", pushPath(LOGIN_USER_ID), (b) =>
@@ -251,7 +254,7 @@ describe("push to user devices", () => {
     const body = exampleUserPublishRequest();
     await pact
       .addInteraction()
-      .given(PROVIDER_STATES.loginUserExists, { id: LOGIN_USER_ID })
+      // No state: credentials are judged first (conformance.md §3).
       .uponReceiving("push to user devices: 401 for wrong credentials")
       .withRequest("POST", pushPath(LOGIN_USER_ID), (b) =>
         b.headers(wrongRequestHeaders).jsonBody(like(body)),

@@ -2,7 +2,7 @@
 // conformance.md rely on: the 12 cells, the exact provider-state names, relative paths, the
 // placeholder credential, and matchers rather than literals.
 import { readFileSync } from "node:fs";
-import { AUTHENTICATION_FAILED, detailedOperations } from "@idp/contracts";
+import { AUTHENTICATION_FAILED, detailedOperations, PROVIDER_STATES } from "@idp/contracts";
 import { describe, expect, it } from "vitest";
 import {
   PACT_CONSUMER,
@@ -51,6 +51,7 @@ const STATES = [
   "a login user exists",
   "no login user exists",
   "a login user of another login app exists",
+  "no schema with this name exists",
 ];
 
 function operationOf(i: Interaction) {
@@ -97,14 +98,24 @@ describe(`committed pact ${PACT_CONSUMER}-${PACT_PROVIDER}.json`, () => {
     expect(i.request.path.startsWith("/marketing/")).toBe(true);
     expect(op.documentedStatuses).toContain(i.response.status);
 
-    // Provider states: exact names from conformance.md §4, only on the push operation.
+    // Provider states: exact names from conformance.md §4, each naming what the request uses. Only
+    // the interactions whose answer depends on stored state have one: push 200/403/404 (the login
+    // user) and create schema 201 (a provider may refuse a name it holds, conformance.md §1).
     for (const state of i.providerStates ?? []) {
       expect(STATES).toContain(state.name);
-      expect(i.request.path).toBe(
-        `/marketing/push_notifications/login/users/${state.params.id}/publish`,
-      );
+      if (state.name === PROVIDER_STATES.noSchemaWithName)
+        expect((i.request.body?.content as { schema: { name: string } }).schema.name).toBe(
+          state.params.name,
+        );
+      else
+        expect(i.request.path).toBe(
+          `/marketing/push_notifications/login/users/${state.params.id}/publish`,
+        );
     }
-    if (op.id === "pushToUserDevices") expect(i.providerStates).toHaveLength(1);
+    const needsState =
+      (op.id === "pushToUserDevices" && [200, 403, 404].includes(i.response.status)) ||
+      (op.id === "createSchema" && i.response.status === 201);
+    expect(i.providerStates ?? []).toHaveLength(needsState ? 1 : 0);
 
     // Credentials: the placeholder (regex-matched) everywhere but 401; a fixed wrong one on 401.
     const authorization = i.request.headers.Authorization ?? i.request.headers.authorization;
