@@ -1,8 +1,8 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  // pact-worker runs Pact's Verifier in a child process; pact.ts finds it next to itself.
-  entry: ["src/index.ts", "src/cli.ts", "src/pact-worker.ts"],
+  // The pact worker runs Pact's verifier in a child process; pact/host.ts finds it next to itself.
+  entry: { index: "src/index.ts", cli: "src/cli.ts", "pact-worker": "src/pact/worker.ts" },
   format: "esm",
   platform: "node",
   target: "node22",

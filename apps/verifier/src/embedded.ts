@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Credentials } from "./config.ts";
+import type { Credentials } from "./rules/types.ts";
 import { VerifyError } from "./errors.ts";
 
 export interface EmbeddedProvider {

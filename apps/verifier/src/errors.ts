@@ -1,8 +1,13 @@
 /** Why a verification could not be carried out (exit 2), as opposed to a provider breaking a rule. */
 export type VerifyErrorCode =
   | "E_CONFIG"
+  | "E_PROFILE"
   | "E_PACT_UNREADABLE"
+  | "E_NO_PACTS"
   | "E_PROVIDER_UNREACHABLE"
+  | "E_PROVIDER_NOT_FOUND"
+  | "E_STATE_HANDLER"
+  | "E_CHECK_UNAVAILABLE"
   | "E_EMBEDDED_PROVIDER"
   | "E_REPORT_WRITE"
   | "E_PACT_VERIFIER";
@@ -22,7 +27,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** One line for a user: the code and message, never a stack trace. */
 export function describeError(error: unknown): string {
-  if (error instanceof VerifyError) return `idp-verify: ${error.code}: ${error.message}`;
+  if (error instanceof VerifyError)
+    return `idp-verify: ${error.code}: ${error.message.split("\n")[0]}`;
   const message = error instanceof Error ? error.message : String(error);
   return `idp-verify: E_INTERNAL: ${message.split("\n")[0]}`;
 }

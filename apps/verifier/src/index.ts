@@ -1,15 +1,23 @@
-export {
-  AUTH_VARIANTS,
-  type AuthVariant,
-  type CheckInfo,
-  CONFORMANCE_CHECKS,
-} from "./check-ids.ts";
-export { type Config, parseConfig, type ReportFormat, USAGE } from "./config.ts";
+export { GROUP_TITLES, OPTIONS, type OptionSpec } from "./config/options.ts";
+export { type Config, parseConfig, type ReportFormat } from "./config/parse.ts";
 export { EXIT, type ExitCode, VerifyError, type VerifyErrorCode } from "./errors.ts";
-export { MAX_BODY_BYTES } from "./http.ts";
+export { helpText } from "./help.ts";
+export { MAX_BODY_BYTES } from "./http/send.ts";
+export { parseFfiResults } from "./pact/ffi-results.ts";
 export { renderConsole } from "./report/console.ts";
 export { renderHtml } from "./report/html.ts";
 export { renderJunit } from "./report/junit.ts";
-export type { CheckResult, CheckStatus, Failure, VerifyReport, Warning } from "./results.ts";
+export type {
+  CheckResult,
+  CheckStatus,
+  Failure,
+  LeftOut,
+  PactMismatch,
+  VerifyReport,
+  Warning,
+} from "./results.ts";
+export { AUTH_VARIANTS, type AuthVariant, CONFORMANCE_CHECKS } from "./rules/index.ts";
+export type { CheckInfo } from "./rules/types.ts";
 export { type CliIo, runCli } from "./run.ts";
 export { type VerifyIo, verify } from "./verify.ts";
+export { VERSION } from "./version.ts";

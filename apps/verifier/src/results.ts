@@ -1,22 +1,50 @@
-import type { Exchange } from "./client.ts";
+import type { RuleId, RuleSource } from "@idp/contracts";
+import type { Exchange } from "./http/exchange.ts";
 
-export type CheckStatus = "passed" | "failed" | "skipped" | "error";
+/**
+ * passed: every run asked for ran and passed; failed: the provider broke the rule; incomplete: a time
+ * limit stopped the check before its runs were done (exit 2); error: the check could not be carried
+ * out (a provider-state setup failed, the provider stopped answering, Pact's verifier could not run).
+ */
+export type CheckStatus = "passed" | "failed" | "incomplete" | "error";
 
 export interface Failure {
-  /** What rule was broken, expected vs received, in one line. */
+  /** One line: the rule, expected vs received. */
   readonly message: string;
+  readonly rule?: RuleId;
+  /** What went wrong (a judge's problem kind, or "pact-mismatch"), for grouping root causes. */
+  readonly kind?: string;
+  /** Where the broken rule comes from: spec, pinned or profile (with the section or key). */
+  readonly source?: RuleSource;
+  readonly expected?: string;
+  readonly received?: string;
   readonly exchange?: Exchange;
   readonly curl?: string;
   /** A curl command that sets up the provider state the request needs (run it first). */
   readonly setup?: string;
-  /** fast-check seed and path of the shrunk counterexample. */
+  /** fast-check seed and path of the (shrunk) counterexample, and how often it shrank. */
   readonly seed?: number;
   readonly counterexamplePath?: string;
   readonly shrinks?: number;
-  /** When the violation was seen while another check ran (not shrunk). */
+  /** What the failing body is (a violation, a stress kind). */
+  readonly body?: string;
+  /** When the violation was seen while another check ran (then not shrunk). */
   readonly observedDuring?: string;
   /** A command line that re-runs this check with the same seed. */
   readonly replay?: string;
+  /** Anything else a reader needs (e.g. the counterexample did not fail again when replayed). */
+  readonly note?: string;
+  /** Pact only: the mismatches, by path. */
+  readonly mismatches?: readonly PactMismatch[];
+}
+
+export interface PactMismatch {
+  /** status, header or body, and where (`$.errors[0]`). */
+  readonly type: string;
+  readonly path?: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly message: string;
 }
 
 export interface Warning {
@@ -29,20 +57,38 @@ export interface CheckResult {
   /** Stable id: `R1.auth.no-header`, ..., or `pact.<interaction description>`. */
   readonly id: string;
   readonly kind: "conformance" | "pact";
-  readonly rule?: string;
+  readonly rule?: RuleId;
   readonly title: string;
+  /** Where the check's rule comes from (conformance.md §1's source column, or the pact). */
+  readonly source: { readonly source: string; readonly ref: string };
   readonly status: CheckStatus;
-  /** Why a check was skipped, or could not be carried out. */
+  /** Why a check is incomplete or could not be carried out. */
   readonly reason?: string;
-  /** Requests judged (property runs, shrinking included). */
-  readonly runs: number;
+  /** Property runs done of those asked (shrinking not counted); a pact interaction is 1 run. */
+  readonly runs: { readonly done: number; readonly asked: number };
+  /** Requests this check sent (shrinking and retries included). */
+  readonly requests: number;
+  /** Wall time from the check's first request to its result. */
   readonly durationMs: number;
   readonly warnings: readonly Warning[];
   readonly failure?: Failure;
+  /** Pact: whose pact this interaction is. */
+  readonly consumer?: { readonly name: string; readonly version?: string; readonly branch?: string };
 }
 
+/** A check the options did not allow: never counted as passed, named with what would enable it. */
+export interface LeftOut {
+  readonly id: string;
+  readonly kind: "conformance" | "pact";
+  readonly reason: string;
+  /** The option that would enable it, e.g. `--provider-states-url`. */
+  readonly enabledBy?: string;
+}
+
+export type Verdict = "passed" | "failed" | "could-not-verify";
+
 export interface VerifyReport {
-  readonly tool: "idp-verify";
+  readonly tool: { readonly name: "idp-verify"; readonly version: string };
   readonly startedAt: string;
   readonly durationMs: number;
   readonly providerUrl: string;
@@ -50,9 +96,8 @@ export interface VerifyReport {
   readonly providerStatesUrl?: string;
   readonly seed: number;
   readonly runs: number;
-  readonly profile: string;
+  readonly profile: { readonly name: string; readonly file?: string };
   readonly runId: string;
-  /** `--shard i/n`: which part this run is, and how many of the selected units it ran. */
   readonly shard?: {
     readonly index: number;
     readonly total: number;
@@ -61,12 +106,26 @@ export interface VerifyReport {
   };
   readonly pactSources: readonly string[];
   readonly checks: readonly CheckResult[];
+  readonly leftOut: readonly LeftOut[];
   /** operation -> status -> count, over every request sent. */
   readonly grid: Readonly<Record<string, Readonly<Record<string, number>>>>;
   readonly requests: { readonly sent: number; readonly answered: number };
   /** Set when the provider stopped answering and the run ended early. */
   readonly providerStopped?: string;
-  readonly summary: Readonly<Record<CheckStatus, number>> & { readonly warnings: number };
-  /** 0 passed, 1 the provider broke a rule or pact, 2 could not verify. */
+  /** Run-level warnings (e.g. a password too short to scrub). */
+  readonly warnings: readonly string[];
+  readonly summary: Readonly<Record<CheckStatus, number>> & {
+    readonly leftOut: number;
+    readonly warnings: number;
+  };
+  readonly verdict: Verdict;
+  /** 0 every selected check ran to completion and passed, 1 a rule or pact broken, 2 could not verify. */
   readonly exitCode: 0 | 1 | 2;
+}
+
+/** The exit code of a set of results (conformance.md §5). */
+export function exitCodeOf(results: readonly CheckResult[]): 0 | 1 | 2 {
+  if (results.some((r) => r.status === "failed")) return 1;
+  if (results.some((r) => r.status === "incomplete" || r.status === "error")) return 2;
+  return 0;
 }

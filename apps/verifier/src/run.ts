@@ -1,12 +1,15 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { type Config, parseConfig, USAGE } from "./config.ts";
+import type { Config } from "./config/parse.ts";
+import { parseConfig } from "./config/parse.ts";
 import { describeError, EXIT, type ExitCode, VerifyError } from "./errors.ts";
-import { renderConsole } from "./report/console.ts";
+import { helpText } from "./help.ts";
+import { progressLine, renderConsole } from "./report/console.ts";
 import { renderHtml } from "./report/html.ts";
 import { renderJunit } from "./report/junit.ts";
 import type { VerifyReport } from "./results.ts";
 import { verify } from "./verify.ts";
+import { VERSION } from "./version.ts";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -19,15 +22,33 @@ const RENDERERS = {
   html: renderHtml,
 } as const;
 
-export function writeReports(
-  report: VerifyReport,
-  reports: Config["reports"],
-  scrub: (s: string) => string,
-): void {
+/**
+ * Before the first request: every report path must be writable (a run that cannot write its
+ * report is found at start, not after 1,500 requests).
+ */
+export function assertReportsWritable(reports: Config["reports"]): void {
   for (const { format, path } of reports) {
     try {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, scrub(RENDERERS[format](report)));
+      if (existsSync(path) && statSync(path).isDirectory()) throw new Error("it is a directory");
+      const existed = existsSync(path);
+      closeSync(openSync(path, "a"));
+      if (!existed) unlinkSync(path);
+    } catch (e) {
+      throw new VerifyError(
+        "E_REPORT_WRITE",
+        `cannot write the ${format} report to ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        { cause: e },
+      );
+    }
+  }
+}
+
+export function writeReports(report: VerifyReport, reports: Config["reports"]): void {
+  for (const { format, path } of reports) {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, RENDERERS[format](report));
     } catch (e) {
       throw new VerifyError(
         "E_REPORT_WRITE",
@@ -44,32 +65,28 @@ export async function runCli(
   env: Readonly<Record<string, string | undefined>>,
   io: CliIo,
 ): Promise<ExitCode> {
-  const secrets: string[] = [];
-  const scrub = (s: string) => secrets.reduce((t, secret) => t.split(secret).join("<redacted>"), s);
   try {
     const parsed = parseConfig(argv, env);
-    if (parsed.help) {
-      io.stdout(`${USAGE}\n`);
+    if (parsed.kind === "help") {
+      io.stdout(helpText());
+      return EXIT.passed;
+    }
+    if (parsed.kind === "version") {
+      io.stdout(`idp-verify ${VERSION}\n`);
       return EXIT.passed;
     }
     const { config } = parsed;
-    if (config.credentials) {
-      secrets.push(
-        config.credentials.password,
-        Buffer.from(`${config.credentials.username}:${config.credentials.password}`).toString(
-          "base64",
-        ),
-      );
-    }
+    assertReportsWritable(config.reports);
     const report = await verify(config, {
-      progress: (line) => io.stderr(`${scrub(line)}\n`),
-      onSecret: (s) => secrets.push(s),
+      progress: (line) => io.stderr(`${line}\n`),
+      onResult: (r) => io.stderr(`${progressLine(r)}\n`),
     });
-    writeReports(report, config.reports, scrub);
-    io.stdout(scrub(renderConsole(report)));
+    writeReports(report, config.reports);
+    io.stdout(renderConsole(report));
+    for (const { format, path } of config.reports) io.stderr(`${format} report: ${path}\n`);
     return report.exitCode;
   } catch (e) {
-    io.stderr(`${scrub(describeError(e))}\n`);
+    io.stderr(`${describeError(e)}\n`);
     if (e instanceof VerifyError && e.code === "E_CONFIG")
       io.stderr("Run idp-verify --help for usage.\n");
     return EXIT.couldNotVerify;

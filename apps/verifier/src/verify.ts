@@ -1,297 +1,269 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
-import { defaultProfile, detailedOperations, operationPath, strictProfile } from "@idp/contracts";
-import { CONFORMANCE_CHECKS, PACT_CHECK_PREFIX, selects } from "./check-ids.ts";
-import {
-  type ConformanceContext,
-  type Observations,
-  observeRules,
-  runConformanceCheck,
-  withObservations,
-} from "./checks.ts";
-import { Client, curlCommand } from "./client.ts";
-import type { Config, Credentials } from "./config.ts";
-import { type EmbeddedProvider, startEmbeddedProvider } from "./embedded.ts";
+import { detailedOperations, operationPath } from "@idp/contracts";
+import type { Config } from "./config/parse.ts";
+import { startEmbeddedProvider } from "./embedded.ts";
+import { Budget } from "./engine/budget.ts";
+import { type EngineContext, runCheck } from "./engine/run-check.ts";
+import { ProviderStates } from "./engine/states.ts";
 import { VerifyError } from "./errors.ts";
-import { mapBounded } from "./limiter.ts";
-import { loadPactFiles, type PactFile, pactCheckId, verifyPacts } from "./pact.ts";
-import { Redactor } from "./redact.ts";
-import type { CheckResult, CheckStatus, VerifyReport } from "./results.ts";
-import { type Shard, shardLabel, unitsOfShard } from "./shard.ts";
-import { ProviderStates, STATE } from "./states.ts";
+import { Client } from "./http/client.ts";
+import { loadPacts, type PactFile } from "./pact/files.ts";
+import { PACT_PREFIX } from "./pact/ids.ts";
+import { verifyPacts } from "./pact/verify-pacts.ts";
+import { makePlan, selects } from "./plan.ts";
+import { type CheckResult, exitCodeOf, type VerifyReport } from "./results.ts";
+import { CHECKS, OBSERVED_CHECKS, observeRules, withObservations } from "./rules/index.ts";
+import type { Credentials, RuleContext } from "./rules/types.ts";
+import { Secrets } from "./secrets.ts";
+import { VERSION } from "./version.ts";
 
 export interface VerifyIo {
-  /** Progress and warnings (the CLI writes them to stderr). */
+  /** Progress and warnings, one line each (the CLI writes them to stderr). */
   readonly progress?: (line: string) => void;
-  /** Told every secret the run makes up (the embedded provider's credentials), for scrubbing. */
-  readonly onSecret?: (secret: string) => void;
+  /** Each check's result as soon as it is final. */
+  readonly onResult?: (result: CheckResult) => void;
 }
 
-const ICON: Record<CheckStatus, string> = { passed: "✓", failed: "✗", skipped: "-", error: "!" };
-
 /**
- * Verifies one provider: its pacts with Pact's verifier, then the property-based conformance checks
- * (R1-R8). Never throws for a provider's misbehaviour (that is in the report); throws VerifyError
- * when verification cannot be carried out.
+ * Verifies one provider: its pacts with Pact's verifier and the property-based conformance checks
+ * (R1-R8), concurrently. Never throws for a provider's misbehaviour (that is in the report); throws
+ * VerifyError when the verification cannot be carried out, before the first request where it can.
  */
 export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyReport> {
   const progress = io.progress ?? (() => {});
   const startedAt = new Date();
   const started = performance.now();
+  const deadline = started + config.maxDurationMs;
   const runId = randomBytes(4).toString("hex");
-  const redactor = new Redactor();
-  const selected = (id: string) =>
-    config.checks.length === 0 || config.checks.some((s) => selects(s, id));
+  const secrets = registerSecrets(config);
 
-  // Pact files are read before anything starts: an unreadable pact is exit 2 at once.
+  // Pacts are read before anything starts: an unreadable or empty source is exit 2 at once.
   const pactWanted =
     config.checks.length === 0 ||
-    config.checks.some(
-      (s) =>
-        selects(s, PACT_CHECK_PREFIX) ||
-        selects(PACT_CHECK_PREFIX, s) ||
-        s.startsWith(`${PACT_CHECK_PREFIX}.`),
-    );
-  let pactFiles: PactFile[] = [];
+    config.checks.some((s) => selects(s, PACT_PREFIX) || s.startsWith(`${PACT_PREFIX}.`));
+  let files: PactFile[] = [];
   let noPactsReason: string | undefined;
   if (pactWanted && !config.broker) {
-    const folderEmpty =
-      config.defaultPacts &&
-      (!existsSync(config.pacts[0] ?? "") ||
-        readdirSync(config.pacts[0] ?? "").every((f) => !f.endsWith(".json")));
-    if (folderEmpty)
-      noPactsReason = `no pact files in ${config.pacts[0]} (write them with packages/pact-consumer, or pass --pacts)`;
-    else pactFiles = loadPactFiles(config.pacts);
-    const descriptions = pactFiles.flatMap((f) =>
-      f.interactions.map((i) => pactCheckId(i.description)),
-    );
-    const unknown = config.checks.filter(
-      (s) => s.startsWith(`${PACT_CHECK_PREFIX}.`) && !descriptions.some((d) => selects(s, d)),
-    );
-    if (unknown.length > 0)
-      throw new VerifyError(
-        "E_CONFIG",
-        `unknown check id "${unknown[0]}" in --checks: no pact interaction has that description`,
-      );
+    try {
+      files = await loadPacts(config.pacts, { timeoutMs: config.timeoutMs, secrets });
+    } catch (e) {
+      // Nobody asked for the repo's pacts/ by name: without any, the pact part is left out.
+      if (!(config.defaultPacts && e instanceof VerifyError)) throw e;
+      noPactsReason = `no pacts to verify: ${e.message}`;
+    }
+    if (!noPactsReason && files.every((f) => f.interactions.length === 0))
+      throw new VerifyError("E_NO_PACTS", `the pacts in ${config.pacts.map(sourceText).join(", ")} hold no interaction`);
   }
+  const embeddedWanted = config.providerUrl === undefined;
+  const statesGiven = embeddedWanted || config.providerStates !== undefined;
+  const plan = makePlan(config, files, {
+    statesGiven,
+    runId,
+    ...(noPactsReason ? { noPactsReason } : {}),
+  });
 
-  // --shard: the units (check ids; pact interactions, or `pact` as a whole from a broker or when
-  // there are none) are split before anything starts, from nothing but their ids.
-  const conformanceUnits = CONFORMANCE_CHECKS.filter((c) => selected(c.id)).map((c) => c.id);
-  const pactUnits = !pactWanted
-    ? []
-    : config.broker || noPactsReason
-      ? [PACT_CHECK_PREFIX]
-      : pactFiles.flatMap((f) =>
-          f.interactions.map((i) => pactCheckId(i.description)).filter((id) => selected(id)),
-        );
-  const allUnits = [...conformanceUnits, ...pactUnits];
-  const inShard = unitsOfShard(allUnits, config.shard);
-  if (config.shard)
-    progress(
-      `shard ${shardLabel(config.shard)}: ${inShard.size} of ${allUnits.length} checks and pact interactions`,
-    );
+  const embedded = embeddedWanted ? await startEmbeddedProvider(progress) : undefined;
+  const providerUrl = embedded?.baseUrl ?? (config.providerUrl as string);
+  const credentials = embedded?.credentials ?? (config.credentials as Credentials);
+  if (embedded) secrets.addBasic(credentials.username, credentials.password, "password");
+  for (const w of secrets.warnings()) progress(w);
 
-  let embedded: EmbeddedProvider | undefined;
-  let providerUrl: string;
-  let statesUrl: string | undefined;
-  let credentials: Credentials;
-  if (config.providerUrl === undefined) {
-    progress("starting the embedded provider (apps/provider, in-memory database)");
-    embedded = await startEmbeddedProvider(progress);
-    providerUrl = embedded.baseUrl;
-    statesUrl = embedded.providerStatesUrl;
-    credentials = embedded.credentials;
-  } else {
-    providerUrl = config.providerUrl;
-    statesUrl = config.providerStatesUrl;
-    if (!config.credentials) throw new VerifyError("E_CONFIG", "--provider-url needs credentials");
-    credentials = config.credentials;
-  }
-  redactor.addCredentials(credentials.username, credentials.password);
-  io.onSecret?.(credentials.password);
-  io.onSecret?.(Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64"));
-
-  let client: Client | undefined;
+  const client = new Client({
+    timeoutMs: config.timeoutMs,
+    connections: config.concurrency,
+    maxConsecutiveFailures: config.maxConsecutiveTransportFailures,
+    secrets,
+  });
   try {
-    client = new Client({
-      timeoutMs: config.timeoutMs,
-      concurrency: config.concurrency,
-      maxConsecutiveFailures: config.maxConsecutiveTransportFailures,
-      redactor,
-    });
-    const observations = observeRules(client);
     await preflight(client, providerUrl);
-    progress(`verifying ${providerUrl} (seed ${config.seed}, ${config.runs} runs per check)`);
-    const states = statesUrl ? new ProviderStates(statesUrl, config.timeoutMs) : undefined;
-    const results: CheckResult[] = [];
-    const report = (r: CheckResult) => {
-      results.push(r);
-      const detail =
-        r.status === "failed" ? ` — ${r.failure?.message ?? ""}` : r.reason ? ` — ${r.reason}` : "";
-      progress(
-        `${ICON[r.status]} ${r.id} (${r.runs} runs, ${(r.durationMs / 1000).toFixed(1)} s)${detail}`,
-      );
-    };
-
-    // 1. Pacts, with Pact's own verifier.
-    if (pactUnits.some((id) => inShard.has(id))) {
-      if (noPactsReason)
-        report({
-          id: PACT_CHECK_PREFIX,
-          kind: "pact",
-          title: "pact verification",
-          status: "skipped",
-          reason: noPactsReason,
-          runs: 0,
-          durationMs: 0,
-          warnings: [],
-        });
-      else {
-        progress(
-          `verifying pacts: ${config.broker ? config.broker.url : pactFiles.map((f) => f.path).join(", ")}`,
+    const statesUrl = embedded?.providerStatesUrl ?? config.providerStates?.url;
+    const states = statesUrl
+      ? new ProviderStates(statesUrl, client, secrets, config.providerStates?.authorization)
+      : undefined;
+    if (states && plan.stateUses.length > 0) {
+      const missing = await states.probe(plan.stateUses);
+      if (missing.size > 0) {
+        const [name, reason] = [...missing][0] as [string, string];
+        throw new VerifyError(
+          "E_STATE_HANDLER",
+          `the provider has no working handler for provider state "${name}" at ${states.url}${missing.size > 1 ? ` (and ${missing.size - 1} more)` : ""}: ${reason}`,
         );
-        const pactResults = await verifyPacts({
-          providerUrl,
-          credentials,
-          files: pactFiles,
-          ...(config.broker ? { broker: config.broker } : {}),
-          ...(config.publish ? { publish: config.publish } : {}),
-          ...(states ? { states } : {}),
-          timeoutMs: config.timeoutMs,
-          redactor,
-          selected: (id) => selected(id) && inShard.has(id),
-        });
-        for (const r of pactResults) report(r);
       }
     }
+    progress(
+      `verifying ${providerUrl}${embedded ? " (embedded reference provider)" : ""}: seed ${config.seed}, ${config.runs} runs per check, profile ${config.profile.name}`,
+    );
 
-    // 2. Property-based conformance checks.
-    const checks = CONFORMANCE_CHECKS.filter((c) => selected(c.id) && inShard.has(c.id));
-    const neededStates = [STATE.userExists, STATE.noUser, STATE.otherAppUser].filter((s) =>
-      checks.some(
-        (c) =>
-          c.needsProviderStates &&
-          (s === STATE.userExists
-            ? c.id.startsWith("R4")
-            : c.id === (s === STATE.noUser ? "R7.push-404" : "R7.push-403")),
+    const base = new URL(providerUrl);
+    let schemaNames = 0;
+    const ctx: RuleContext = {
+      origin: base.origin,
+      basePath: base.pathname.replace(/\/+$/, ""),
+      credentials,
+      profile: config.profile,
+      secrets,
+      statesAvailable: states !== undefined,
+      runId,
+      freshSchemaName: () => `idpv-${runId}-${++schemaNames}`,
+    };
+    const observations = observeRules(client, config.profile);
+    const engine: EngineContext = {
+      client,
+      budget: new Budget(config.concurrency),
+      ...(states ? { states } : {}),
+      rules: ctx,
+      seed: config.seed,
+      runs: config.runs,
+      deadline,
+      maxDurationText: `${Math.round(config.maxDurationMs / 1000)} s`,
+      replayCommand: (id) => replayCommand(config, id),
+    };
+
+    // Results stream as checks finish; the rules judged on every answer (R2, R3, R6, R8) wait for
+    // the whole run, since any later answer may break them (in a sharded run, everything waits).
+    const results: CheckResult[] = [];
+    const held: CheckResult[] = [];
+    const emit = (r: CheckResult) => {
+      results.push(r);
+      io.onResult?.(r);
+    };
+    const hold = (r: CheckResult) => (config.shard || OBSERVED_CHECKS.has(r.id) ? held.push(r) : emit(r));
+    const pacts = plan.pacts
+      ? verifyPacts({
+          files,
+          selected: plan.pactSelected,
+          ...(config.broker ? { broker: config.broker } : {}),
+          ...(config.publish ? { publish: config.publish } : {}),
+          providerUrl,
+          credentials,
+          ...(states ? { states } : {}),
+          client,
+          secrets,
+          timeoutMs: config.timeoutMs,
+          deadline,
+        }).then((rs) => {
+          for (const r of rs) (config.shard ? held.push(r) : emit(r));
+        })
+      : Promise.resolve();
+    const conformance = Promise.all(
+      plan.checks.map((def) =>
+        runCheck(def, engine, CHECKS.indexOf(def)).then(hold),
       ),
     );
-    const missingStates =
-      states && neededStates.length > 0
-        ? await states.probe(
-            neededStates.map((name) => ({ name, params: { id: `idpv-${runId}-probe` } })),
-          )
-        : new Map<string, string>();
-    const profile = config.profile === "strict" ? strictProfile : defaultProfile;
-    const ctx: ConformanceContext = {
-      client,
-      baseUrl: providerUrl,
-      credentials,
-      ...(states ? { states } : {}),
-      missingStates,
-      profile,
-      runs: config.runs,
-      seed: config.seed,
-      runId,
-      redactor,
-      replayCommand: (id) =>
-        `idp-verify${config.providerUrl ? ` --provider-url ${config.providerUrl}` : ""}${config.providerStatesUrl ? ` --provider-states-url ${config.providerStatesUrl}` : ""} --checks ${id} --seed ${config.seed} --runs ${config.runs}${config.profile === "strict" ? " --profile strict" : ""}`,
-    };
-    const conformance = await mapBounded(checks, config.concurrency, async (info) => {
-      const r = await runConformanceCheck(ctx, info);
-      return r;
-    });
-    const foreign = new Set(conformanceUnits.filter((id) => !inShard.has(id)));
-    for (const r of conformance)
-      report(withForeignObservations(withObservations(r, observations), observations, foreign));
+    await Promise.all([pacts, conformance]);
+    const selectedIds = new Set(plan.checks.map((c) => c.info.id));
+    const foreign = new Set(
+      [...OBSERVED_CHECKS].filter((id) => config.shard && !selectedIds.has(id) && (config.checks.length === 0 || config.checks.some((s) => selects(s, id)))),
+    );
+    for (const r of held) emit(withObservations(r, observations, foreign));
 
-    const grid: Record<string, Record<string, number>> = {};
-    for (const [op, row] of client.tally)
-      grid[op] = Object.fromEntries([...row].sort(([a], [b]) => a.localeCompare(b)));
-    const summary = { passed: 0, failed: 0, skipped: 0, error: 0, warnings: 0 };
-    for (const r of results) {
+    const order = new Map(CHECKS.map((c, i) => [c.info.id, i]));
+    const ordered = [
+      ...results.filter((r) => r.kind === "pact"),
+      ...results.filter((r) => r.kind === "conformance").sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)),
+    ];
+    const summary = { passed: 0, failed: 0, incomplete: 0, error: 0, leftOut: plan.leftOut.length, warnings: 0 };
+    for (const r of ordered) {
       summary[r.status]++;
       summary.warnings += r.warnings.length;
     }
-    const stopped = client.stoppedReason;
-    const exitCode: 0 | 1 | 2 = summary.failed > 0 || stopped ? 1 : summary.error > 0 ? 2 : 0;
+    const exitCode = exitCodeOf(ordered);
+    const grid: Record<string, Record<string, number>> = {};
+    for (const [op, row] of client.tally)
+      grid[op] = Object.fromEntries([...row].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]));
     return {
-      tool: "idp-verify",
+      tool: { name: "idp-verify", version: VERSION },
       startedAt: startedAt.toISOString(),
       durationMs: Math.round(performance.now() - started),
-      providerUrl: redactor.scrub(providerUrl),
+      providerUrl,
       embedded: embedded !== undefined,
       ...(statesUrl ? { providerStatesUrl: statesUrl } : {}),
       seed: config.seed,
       runs: config.runs,
-      profile: profile.name,
+      profile: {
+        name: config.profile.name,
+        ...(config.profileArg !== "default" && config.profileArg !== "strict" ? { file: config.profileArg } : {}),
+      },
       runId,
-      ...(config.shard ? { shard: shardInfo(config.shard, inShard.size, allUnits.length) } : {}),
-      pactSources: config.broker ? [config.broker.url] : pactFiles.map((f) => f.path),
-      checks: results,
+      ...(config.shard && plan.shardUnits ? { shard: { ...config.shard, ...plan.shardUnits } } : {}),
+      pactSources: config.broker ? [config.broker.url] : files.map((f) => f.location),
+      checks: ordered,
+      leftOut: plan.leftOut,
       grid,
       requests: { sent: client.sent, answered: client.answered },
-      ...(stopped ? { providerStopped: stopped } : {}),
+      ...(client.stoppedReason ? { providerStopped: client.stoppedReason } : {}),
+      warnings: secrets.warnings(),
       summary,
+      verdict: exitCode === 0 ? "passed" : exitCode === 1 ? "failed" : "could-not-verify",
       exitCode,
     };
   } finally {
-    client?.close();
+    await client.close();
     await embedded?.close();
   }
 }
 
-const shardInfo = (shard: Shard, units: number, of: number) => ({ ...shard, units, of });
+const sourceText = (s: Config["pacts"][number]) => (s.kind === "path" ? s.path : s.url);
 
-/**
- * In a sharded run, the rules judged on every answer (R2, R3, R6, R8) also judge this shard's answers
- * when their own check runs in another shard: a violation fails the check whose request showed it
- * (the whole run would fail the rule's check instead), so green shards never hide what the whole run
- * catches. `foreign` holds the selected checks of the other shards.
- */
-function withForeignObservations(
-  result: CheckResult,
-  obs: Observations,
-  foreign: ReadonlySet<string>,
-): CheckResult {
-  if (result.status !== "passed") return result;
-  for (const [ruleCheck, seen] of obs.first)
-    if (foreign.has(ruleCheck) && seen.source === result.id)
-      return {
-        ...result,
-        status: "failed",
-        failure: {
-          message: `${seen.message} (judged for ${ruleCheck}, which runs in another shard)`,
-          exchange: seen.exchange,
-          curl: curlCommand(seen.exchange),
-        },
-      };
-  return result;
+/** Every secret the options hold, registered before anything can be recorded. */
+function registerSecrets(config: Config): Secrets {
+  const secrets = new Secrets();
+  if (config.credentials)
+    secrets.addBasic(config.credentials.username, config.credentials.password, "password");
+  const auth = config.broker?.auth;
+  if (auth && "token" in auth) secrets.add(auth.token, "broker token");
+  if (auth && "password" in auth) secrets.addBasic(auth.username, auth.password, "broker password");
+  const headerSecret = (h: string | undefined) => h?.slice(h.indexOf(" ") + 1);
+  secrets.add(headerSecret(config.providerStates?.authorization), "provider-states URL password");
+  for (const p of config.pacts)
+    if (p.kind === "url") secrets.add(headerSecret(p.authorization), "pact URL credentials");
+  return secrets;
 }
 
-/** One request before anything else: a provider that never answers is exit 2, not a list of failures. */
+/**
+ * One request per operation, without credentials, before any check: a provider that never
+ * answers, or answers 404 everywhere (the base address misses /v1), is exit 2, not a failure list.
+ */
 async function preflight(client: Client, providerUrl: string): Promise<void> {
-  const op = detailedOperations.createSchema;
-  const { raw } = await client.call(
-    {
-      operation: op.id,
-      method: op.method,
-      url: `${providerUrl}${operationPath(op)}`,
-      headers: { "content-type": "application/json", accept: "application/json" },
-      credentials: "no Authorization header",
-      curlAuth: [],
-      body: "{}",
-    },
-    "preflight",
+  const base = new URL(providerUrl);
+  const basePath = base.pathname.replace(/\/+$/, "");
+  const answers = await Promise.all(
+    Object.values(detailedOperations).map((op) =>
+      client.send(
+        {
+          method: op.method,
+          origin: base.origin,
+          path: `${basePath}${operationPath(op, { id: "idp-verify-preflight" })}`,
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: "{}",
+          credentials: "no Authorization header",
+          curlAuth: [],
+        },
+        "preflight",
+      ),
+    ),
   );
-  if (raw.kind === "transport-error") {
-    const what = raw.code.startsWith("HPE_")
-      ? "answered something that is not HTTP"
-      : "did not answer";
+  const failures = answers.flatMap((a) => (a.raw.kind === "transport-error" ? [a.raw] : []));
+  if (failures.length === answers.length) {
+    const f = failures[0] as (typeof failures)[number];
+    const what = f.code.startsWith("HPE_") ? "answered something that is not HTTP" : "did not answer";
     throw new VerifyError(
       "E_PROVIDER_UNREACHABLE",
-      `the provider at ${providerUrl} ${what} (${raw.code}: ${raw.message})`,
+      `the provider at ${providerUrl} ${what} (${f.code}: ${f.message})`,
     );
   }
+  if (answers.every((a) => a.raw.kind === "response" && a.raw.status === 404))
+    throw new VerifyError(
+      "E_PROVIDER_NOT_FOUND",
+      `the provider at ${providerUrl} answers 404 to all three operations: is /v1 the end of the base address? (e.g. --provider-url http://host:8080/v1)`,
+    );
+}
+
+function replayCommand(config: Config, id: string): string {
+  const parts = ["idp-verify"];
+  if (config.providerUrl) parts.push("--provider-url", config.providerUrl);
+  if (config.providerStates) parts.push("--provider-states-url", config.providerStates.url);
+  if (config.profileArg !== "default") parts.push("--profile", config.profileArg);
+  parts.push("--checks", id, "--seed", String(config.seed), "--runs", String(config.runs));
+  return parts.join(" ");
 }

@@ -1,28 +1,29 @@
 import type { CheckResult, CheckStatus, VerifyReport } from "../results.ts";
-import { exchangeLines, seconds, statusGrid } from "./format.ts";
+import { failureLines, runsText, seconds, statusGrid, verdictLine } from "./format.ts";
 
-const ICON: Record<CheckStatus, string> = { passed: "✓", failed: "✗", skipped: "-", error: "!" };
+const ICON: Record<CheckStatus, string> = { passed: "✓", failed: "✗", incomplete: "…", error: "!" };
+
+/** One line per finished check, for live progress on stderr. */
+export function progressLine(r: CheckResult): string {
+  const runs = runsText(r);
+  const detail =
+    r.status === "failed"
+      ? ` — ${r.failure?.message ?? ""}`
+      : r.reason
+        ? ` — ${r.reason}`
+        : r.warnings.length
+          ? ` — ${r.warnings.length} warning${r.warnings.length > 1 ? "s" : ""}`
+          : "";
+  return `${ICON[r.status]} ${r.id} (${runs ? `${runs}, ` : ""}${seconds(r.durationMs)})${detail}`;
+}
 
 function checkLines(r: CheckResult): string[] {
-  const runs = r.kind === "conformance" ? `  (${r.runs} runs)` : "";
+  const runs = runsText(r);
   const lines = [
-    `  ${ICON[r.status]} ${r.id}${runs}${r.status === "skipped" ? `  skipped: ${r.reason}` : ""}${r.status === "error" ? `  could not verify: ${r.reason}` : ""}`,
+    `  ${ICON[r.status]} ${r.id}${runs ? `  (${runs})` : ""}${r.status === "incomplete" ? `  incomplete: ${r.reason}` : ""}${r.status === "error" ? `  could not verify: ${r.reason}` : ""}`,
   ];
-  const f = r.failure;
-  if (r.status === "failed" && f) {
-    const pad = "      ";
-    lines.push(`${pad}${f.message}`);
-    if (f.exchange) for (const l of exchangeLines(f.exchange)) lines.push(`${pad}${l}`);
-    if (f.setup) lines.push(`${pad}state:    ${f.setup}`);
-    if (f.curl) lines.push(`${pad}curl:     ${f.curl}`);
-    if (f.seed !== undefined)
-      lines.push(
-        `${pad}seed:     ${f.seed}${f.counterexamplePath ? `, path ${f.counterexamplePath}` : ""}, shrunk ${f.shrinks ?? 0} times`,
-      );
-    if (f.observedDuring)
-      lines.push(`${pad}seen:     while check ${f.observedDuring} ran (not shrunk)`);
-    if (f.replay) lines.push(`${pad}replay:   ${f.replay}`);
-  }
+  if (r.status === "failed" && r.failure)
+    for (const l of failureLines(r.failure)) lines.push(`      ${l}`);
   for (const w of r.warnings)
     lines.push(`      ⚠ ${w.message}${w.count > 1 ? ` (${w.count} times)` : ""}`);
   return lines;
@@ -38,11 +39,12 @@ export const shardText = (report: VerifyReport): string =>
 export function renderConsole(report: VerifyReport): string {
   const out: string[] = [];
   out.push(
-    `idp-verify: ${report.providerUrl}${report.embedded ? " (embedded reference provider)" : ""}`,
+    `idp-verify ${report.tool.version}: ${report.providerUrl}${report.embedded ? " (embedded reference provider)" : ""}`,
   );
   out.push(
-    `${shardText(report)}seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile} · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
+    `${shardText(report)}seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile.name} · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
   );
+  for (const w of report.warnings) out.push(w);
   const pact = report.checks.filter((c) => c.kind === "pact");
   const conformance = report.checks.filter((c) => c.kind === "conformance");
   if (pact.length > 0) {
@@ -52,6 +54,11 @@ export function renderConsole(report: VerifyReport): string {
   if (conformance.length > 0) {
     out.push("", "Conformance (docs/spec/conformance.md)");
     for (const r of conformance) out.push(...checkLines(r));
+  }
+  if (report.leftOut.length > 0) {
+    out.push("", "Not checked (the options do not allow it; never counted as passed)");
+    for (const l of report.leftOut)
+      out.push(`  - ${l.id}: ${l.reason}`);
   }
   if (report.providerStopped)
     out.push("", `! the provider stopped answering, run ended early: ${report.providerStopped}`);
@@ -63,18 +70,10 @@ export function renderConsole(report: VerifyReport): string {
     out.push(
       `  ${row.operation.padEnd(width)}${row.cells
         .map((c) =>
-          (c.count > 0 ? `${c.count}${c.documented ? "" : "*"}` : c.documented ? "." : "").padStart(
-            7,
-          ),
+          (c.count > 0 ? `${c.count}${c.documented ? "" : "*"}` : c.documented ? "." : "").padStart(7),
         )
         .join("")}`,
     );
-  const s = report.summary;
-  const verdict =
-    report.exitCode === 0 ? "PASSED" : report.exitCode === 1 ? "FAILED" : "COULD NOT VERIFY";
-  out.push(
-    "",
-    `${verdict}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.error} could not run, ${s.warnings} warnings (exit ${report.exitCode})`,
-  );
+  out.push("", verdictLine(report));
   return `${out.join("\n")}\n`;
 }

@@ -1,6 +1,6 @@
 import { DETAILED_OPERATION_IDS, detailedOperations } from "@idp/contracts";
-import type { Exchange } from "../client.ts";
-import type { VerifyReport } from "../results.ts";
+import type { Exchange } from "../http/exchange.ts";
+import type { CheckResult, Failure, VerifyReport } from "../results.ts";
 
 /** Lines describing an exchange: request (Authorization redacted), response or transport error. */
 export function exchangeLines(exchange: Exchange): string[] {
@@ -13,18 +13,54 @@ export function exchangeLines(exchange: Exchange): string[] {
   if (!Object.keys(request.headers).some((h) => h.toLowerCase() === "authorization"))
     lines.push(`          (${request.credentials})`);
   if (request.body !== undefined)
-    lines.push(`          body: ${request.body}${request.bodyTruncated ? " ...(cut)" : ""}`);
+    lines.push(
+      `          body: ${request.bodyTruncated ? `${request.body.slice(0, 2048)} ...(${request.bodyBytes} bytes)` : request.body.length > 2048 ? `${request.body.slice(0, 2048)} ...(${request.bodyBytes} bytes)` : request.body}`,
+    );
   if (result.kind === "response") {
     lines.push(
       `response: ${result.status}, content-type ${result.contentType ?? "(none)"}, ${result.truncated ? "more than 1 MiB (cut)" : `${result.bodyBytes} bytes`}, ${result.durationMs} ms`,
     );
     if (result.bodyBytes > 0)
       lines.push(
-        `          body: ${result.bodyPreview}${result.bodyBytes > result.bodyPreview.length ? " ..." : ""}`,
+        `          body: ${result.bodyPreview}${result.bodyBytes > Buffer.byteLength(result.bodyPreview) ? " ..." : ""}`,
       );
   } else lines.push(`response: none: ${result.code}: ${result.message} (${result.durationMs} ms)`);
   return lines;
 }
+
+/** Where a failure's rule comes from, in words: `spec (service-interface.md: Errors)`. */
+export const sourceText = (f: Pick<Failure, "source">): string =>
+  f.source ? `${f.source.source} (${f.source.ref})` : "";
+
+/** Every line of a failure, as the console and the JUnit body print them. */
+export function failureLines(f: Failure): string[] {
+  const lines = [f.message];
+  if (f.source) lines.push(`source:   ${sourceText(f)}`);
+  if (f.body) lines.push(`payload:  ${f.body}`);
+  for (const m of f.mismatches ?? [])
+    lines.push(
+      `mismatch: ${m.type}${m.path ? ` ${m.path}` : ""}: ${m.expected !== undefined || m.actual !== undefined ? `expected ${m.expected ?? "(none)"}, actual ${m.actual ?? "(none)"}` : m.message}`,
+    );
+  if (f.exchange) lines.push(...exchangeLines(f.exchange));
+  if (f.setup) lines.push(`state:    ${f.setup}`);
+  if (f.curl) lines.push(`curl:     ${f.curl}`);
+  if (f.seed !== undefined)
+    lines.push(
+      `seed:     ${f.seed}${f.counterexamplePath ? `, path ${f.counterexamplePath}` : ""}, shrunk ${f.shrinks ?? 0} times`,
+    );
+  if (f.observedDuring) lines.push(`seen:     while check ${f.observedDuring} ran (not shrunk)`);
+  if (f.note) lines.push(`note:     ${f.note}`);
+  if (f.replay) lines.push(`replay:   ${f.replay}`);
+  return lines;
+}
+
+/** `12/100 runs` for a conformance check. */
+export const runsText = (r: CheckResult): string =>
+  r.kind === "conformance"
+    ? r.runs.done === r.runs.asked
+      ? `${r.runs.done} run${r.runs.done === 1 ? "" : "s"}`
+      : `${r.runs.done} of ${r.runs.asked} runs`
+    : "";
 
 export interface Grid {
   readonly columns: readonly string[];
@@ -54,3 +90,27 @@ export function statusGrid(report: VerifyReport): Grid {
 }
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The verdict line: what passed, what did not, and what was left out and how to enable it. */
+export function verdictLine(report: VerifyReport): string {
+  const s = report.summary;
+  const word =
+    report.exitCode === 0 ? "PASSED" : report.exitCode === 1 ? "FAILED" : "COULD NOT VERIFY";
+  const parts = [`${s.passed} passed`, `${s.failed} failed`];
+  if (s.incomplete) parts.push(`${s.incomplete} incomplete`);
+  if (s.error) parts.push(`${s.error} could not run`);
+  if (s.warnings) parts.push(`${s.warnings} warnings`);
+  let line = `${word}: ${parts.join(", ")} (exit ${report.exitCode})`;
+  if (report.leftOut.length > 0) {
+    const byOption = new Map<string, string[]>();
+    for (const l of report.leftOut) {
+      const key = l.enabledBy ?? "";
+      byOption.set(key, [...(byOption.get(key) ?? []), l.id]);
+    }
+    const groups = [...byOption].map(
+      ([opt, ids]) => `${ids.length} left out (${ids.join(", ")})${opt ? `: need ${opt}` : ""}`,
+    );
+    line += `; not checked: ${groups.join("; ")}`;
+  }
+  return line;
+}

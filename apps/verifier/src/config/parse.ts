@@ -1,0 +1,394 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type ContractProfile, didYouMean, loadProfile, ProfileError } from "@idp/contracts";
+import { z } from "zod";
+import { VerifyError } from "../errors.ts";
+import { PACT_PREFIX } from "../pact/ids.ts";
+import { CONFORMANCE_CHECKS } from "../rules/index.ts";
+import type { Credentials } from "../rules/types.ts";
+import { base64, splitUserInfo } from "../secrets.ts";
+import { parseShard, type Shard } from "../shard.ts";
+import { OPTIONS } from "./options.ts";
+
+export type ReportFormat = "json" | "junit" | "html";
+
+/** A pact to verify: a file or folder, or a URL (with the Authorization it needs, never printed). */
+export type PactSource =
+  | { readonly kind: "path"; readonly path: string }
+  | { readonly kind: "url"; readonly url: string; readonly authorization?: string };
+
+export type BrokerAuth =
+  | { readonly token: string }
+  | { readonly username: string; readonly password: string };
+
+export interface BrokerSource {
+  /** Without user-info. */
+  readonly url: string;
+  readonly auth?: BrokerAuth;
+  readonly consumerVersionSelectors: readonly Record<string, unknown>[];
+  readonly enablePending: boolean;
+  readonly includeWipPactsSince?: string;
+  readonly providerBranch?: string;
+}
+
+export interface PublishOptions {
+  readonly providerVersion: string;
+  readonly providerBranch?: string;
+}
+
+/** Everything `verify` needs, parsed and validated once (conformance.md §5). */
+export interface Config {
+  /** Base address ending in /v1, without user-info; absent: the embedded reference provider. */
+  readonly providerUrl?: string;
+  readonly credentials?: Credentials;
+  readonly providerStates?: { readonly url: string; readonly authorization?: string };
+  readonly pacts: readonly PactSource[];
+  /** The pacts are the repo's pacts/ (nobody asked for them by name). */
+  readonly defaultPacts: boolean;
+  readonly broker?: BrokerSource;
+  readonly publish?: PublishOptions;
+  /** Check ids or prefixes from --checks; empty: every check the options allow. */
+  readonly checks: readonly string[];
+  readonly profile: ContractProfile;
+  /** What --profile said (a built-in name or the path as given). */
+  readonly profileArg: string;
+  readonly runs: number;
+  readonly seed: number;
+  readonly timeoutMs: number;
+  readonly maxDurationMs: number;
+  readonly concurrency: number;
+  /** Transport failures in a row after which the provider counts as stopped. */
+  readonly maxConsecutiveTransportFailures: number;
+  readonly reports: readonly { readonly format: ReportFormat; readonly path: string }[];
+  readonly shard?: Shard;
+  /** Where relative paths start: the directory the user ran the command from. */
+  readonly cwd: string;
+}
+
+export type ParseResult =
+  | { readonly kind: "help" }
+  | { readonly kind: "version" }
+  | { readonly kind: "run"; readonly config: Config };
+
+const fail = (message: string): never => {
+  throw new VerifyError("E_CONFIG", message);
+};
+
+const parseOrFail = <T>(schema: z.ZodType<T>, value: unknown): T => {
+  const r = schema.safeParse(value);
+  if (!r.success) fail(r.error.issues[0]?.message ?? "invalid option");
+  return (r as { data: T }).data;
+};
+
+const httpUrl = (flag: string) =>
+  z.string().refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
+    error: (i) => `${flag} must be an http(s) URL (received ${JSON.stringify(i.input)})`,
+  });
+
+const wholeNumber = (flag: string, min: number, max: number) =>
+  z
+    .string()
+    .refine((s) => /^-?\d+$/.test(s.trim()) && Number(s) >= min && Number(s) <= max, {
+      error: (i) =>
+        `${flag} must be a whole number from ${min} to ${max} (received ${JSON.stringify(i.input)})`,
+    })
+    .transform(Number);
+
+const selectorsSchema = z.string().transform((s, ctx) => {
+  try {
+    const parsed: unknown = JSON.parse(s);
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    if (list.every((x) => typeof x === "object" && x !== null && !Array.isArray(x)))
+      return list as Record<string, unknown>[];
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({
+    code: "custom",
+    message: `--consumer-version-selectors must be a JSON object or array of objects, e.g. '[{"mainBranch":true}]'`,
+  });
+  return z.NEVER;
+});
+
+/** The repo's pacts/ when run from this workspace; installed elsewhere, the working directory's. */
+export function defaultPactsDir(cwd: string): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const up of [join(here, "..", "..", "..", ".."), join(here, "..", "..", "..")]) {
+    const repo = resolve(up);
+    if (existsSync(join(repo, "pnpm-workspace.yaml")) && existsSync(join(repo, "pacts")))
+      return join(repo, "pacts");
+  }
+  return join(cwd, "pacts");
+}
+
+/** Known --checks selectors: a check id, a dotted prefix of one, `pact` or `pact.<description>`. */
+export function checkSelectorProblem(selector: string): string | undefined {
+  if (selector === PACT_PREFIX || selector.startsWith(`${PACT_PREFIX}.`)) return undefined;
+  if (CONFORMANCE_CHECKS.some((c) => c.id === selector || c.id.startsWith(`${selector}.`)))
+    return undefined;
+  const names = [
+    PACT_PREFIX,
+    ...new Set(
+      CONFORMANCE_CHECKS.flatMap((c) => {
+        const parts = c.id.split(".");
+        return parts.map((_, i) => parts.slice(0, i + 1).join("."));
+      }),
+    ),
+  ];
+  const close = didYouMean(selector, names);
+  return `unknown check id "${selector}" in --checks${close ? ` (did you mean "${close}"?)` : ""}; idp-verify --help lists every check id`;
+}
+
+/** `--seed -5` reads as a value, not a flag: node's parseArgs would call it ambiguous. */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const takesValue = new Set(OPTIONS.filter((o) => o.type === "string").map((o) => `--${o.name}`));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    const v = argv[i + 1];
+    if (takesValue.has(a) && v !== undefined && /^-\d/.test(v)) {
+      out.push(`${a}=${v}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+function readArgv(argv: readonly string[]): Values {
+  const options = Object.fromEntries(
+    OPTIONS.map((o) => [
+      o.name,
+      { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) },
+    ]),
+  ) as Parameters<typeof parseArgs>[0]["options"];
+  try {
+    return parseArgs({ args: joinNegativeValues(argv), options, strict: true, allowPositionals: false })
+      .values as Values;
+  } catch (e) {
+    const err = e as { code?: string; message: string };
+    const flag = /'(-{1,2}[^'\s]+)/.exec(err.message)?.[1];
+    if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
+      const close = didYouMean(flag.replace(/^-+/, ""), OPTIONS.map((o) => o.name));
+      fail(`unknown option ${flag}${close ? ` (did you mean --${close}?)` : ""}`);
+    }
+    if (err.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+      fail(`unexpected argument ${flag ?? ""}: every value belongs to an option, e.g. --pacts PATH`);
+    if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
+      const spec = OPTIONS.find((o) => `--${o.name}` === flag.split("=")[0]);
+      fail(
+        spec?.type === "boolean"
+          ? `${flag} takes no value`
+          : `${flag} needs a value${spec?.value ? ` (${spec.value})` : ""}`,
+      );
+    }
+    return fail(err.message.split("\n")[0] ?? "bad arguments");
+  }
+}
+
+/** An option's value: the flag, else its environment variables. */
+function valueOf(
+  values: Values,
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): string | undefined {
+  const v = values[name];
+  if (typeof v === "string") return v;
+  for (const e of OPTIONS.find((o) => o.name === name)?.env ?? []) {
+    const fromEnv = env[e];
+    if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+  }
+  return undefined;
+}
+
+/**
+ * Parses argv (without node and script) and env into a validated {@link Config}.
+ * @throws VerifyError E_CONFIG or E_PROFILE with a one-line message naming the option or file.
+ */
+export function parseConfig(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string = env.INIT_CWD ?? process.cwd(),
+): ParseResult {
+  const values = readArgv(argv);
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+  const str = (name: string) => valueOf(values, env, name);
+
+  // The provider, its credentials (URL user-info counts as --username/--password).
+  const rawProvider = str("provider-url");
+  const provider =
+    rawProvider === undefined
+      ? undefined
+      : splitUserInfo(parseOrFail(httpUrl("--provider-url"), rawProvider));
+  const providerUrl = provider?.url.replace(/\/+$/, "");
+  const username = str("username") ?? provider?.credentials?.username;
+  const password = str("password") ?? provider?.credentials?.password;
+  if ((username === undefined) !== (password === undefined))
+    fail("give both a username and a password (--username/--password or IDP_USERNAME/IDP_PASSWORD)");
+  if (username?.includes(":"))
+    fail("the username must not contain ':' (Basic credentials are user:password)");
+  if (providerUrl !== undefined && username === undefined)
+    fail("--provider-url needs credentials: IDP_USERNAME and IDP_PASSWORD, or --username and --password");
+
+  const rawStates = str("provider-states-url");
+  const states =
+    rawStates === undefined ? undefined : splitUserInfo(parseOrFail(httpUrl("--provider-states-url"), rawStates));
+  if (providerUrl === undefined && states !== undefined)
+    fail("--provider-states-url needs --provider-url (the embedded provider has its own)");
+
+  // --checks
+  const checks = (typeof values.checks === "string" ? values.checks : "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const c of checks) {
+    const problem = checkSelectorProblem(c);
+    if (problem) fail(problem);
+  }
+
+  // The broker.
+  const rawBroker = str("broker-url");
+  const broker0 = rawBroker === undefined ? undefined : splitUserInfo(parseOrFail(httpUrl("--broker-url"), rawBroker));
+  const token = str("broker-token");
+  const brokerUser = str("broker-username") ?? broker0?.credentials?.username;
+  const brokerPassword = str("broker-password") ?? broker0?.credentials?.password;
+  if ((brokerUser === undefined) !== (brokerPassword === undefined))
+    fail("give both --broker-username and --broker-password (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)");
+  if (token !== undefined && brokerUser !== undefined)
+    fail("give either --broker-token or --broker-username/--broker-password, not both");
+  const brokerAuth: BrokerAuth | undefined =
+    token !== undefined
+      ? { token }
+      : brokerUser !== undefined && brokerPassword !== undefined
+        ? { username: brokerUser, password: brokerPassword }
+        : undefined;
+  const brokerOnly = [
+    "consumer-version-selectors",
+    "enable-pending",
+    "include-wip-pacts-since",
+    "provider-branch",
+  ] as const;
+  if (!broker0)
+    for (const flag of brokerOnly)
+      if (values[flag] !== undefined && !(flag === "provider-branch" && values["publish-verification-results"]))
+        fail(`--${flag} needs --broker-url (or PACT_BROKER_BASE_URL)`);
+  const providerBranch = typeof values["provider-branch"] === "string" ? values["provider-branch"] : undefined;
+  if (providerBranch !== undefined && providerBranch.trim() === "") fail("--provider-branch must not be empty");
+  const wipSince = typeof values["include-wip-pacts-since"] === "string" ? values["include-wip-pacts-since"] : undefined;
+  if (wipSince !== undefined && Number.isNaN(Date.parse(wipSince)))
+    fail(`--include-wip-pacts-since must be a date, e.g. 2025-01-01 (received ${JSON.stringify(wipSince)})`);
+  // WIP pacts are pending by definition: a consumer's work in progress never fails the build.
+  const enablePending = values["enable-pending"] === true || wipSince !== undefined;
+  // Pact sends providerVersionBranch "" without a branch, which a broker refuses with pending/WIP.
+  if (enablePending && !providerBranch)
+    fail("--enable-pending and --include-wip-pacts-since need --provider-branch (the broker works out pending and WIP pacts per provider branch)");
+  const broker: BrokerSource | undefined = broker0
+    ? {
+        url: broker0.url.replace(/\/+$/, ""),
+        ...(brokerAuth ? { auth: brokerAuth } : {}),
+        consumerVersionSelectors:
+          typeof values["consumer-version-selectors"] === "string"
+            ? parseOrFail(selectorsSchema, values["consumer-version-selectors"])
+            : [{ mainBranch: true }, { deployedOrReleased: true }],
+        enablePending,
+        ...(wipSince !== undefined ? { includeWipPactsSince: wipSince } : {}),
+        ...(providerBranch ? { providerBranch } : {}),
+      }
+    : undefined;
+
+  let publish: PublishOptions | undefined;
+  const providerVersion = typeof values["provider-version"] === "string" ? values["provider-version"] : undefined;
+  if (values["publish-verification-results"]) {
+    if (!providerVersion) fail("--publish-verification-results needs --provider-version");
+    if (!broker) fail("--publish-verification-results needs --broker-url (results go to a broker)");
+    publish = { providerVersion: providerVersion as string, ...(providerBranch ? { providerBranch } : {}) };
+  } else if (providerVersion !== undefined)
+    fail("--provider-version goes with --publish-verification-results");
+
+  // Pact sources: paths from the user's directory, URLs (the broker's credentials on its origin).
+  const explicit = (values.pacts as string[] | undefined) ?? [];
+  const pacts: PactSource[] = explicit.map((p) => {
+    if (!/^https?:\/\//i.test(p)) return { kind: "path", path: resolve(cwd, p) };
+    const { url, credentials } = splitUserInfo(parseOrFail(httpUrl("--pacts"), p));
+    const authorization = credentials
+      ? `Basic ${base64(`${credentials.username}:${credentials.password}`)}`
+      : broker && new URL(url).origin === new URL(broker.url).origin && broker.auth
+        ? "token" in broker.auth
+          ? `Bearer ${broker.auth.token}`
+          : `Basic ${base64(`${broker.auth.username}:${broker.auth.password}`)}`
+        : undefined;
+    return { kind: "url", url, ...(authorization ? { authorization } : {}) };
+  });
+  const defaultPacts = explicit.length === 0 && !broker;
+
+  // The profile.
+  const profileArg = typeof values.profile === "string" ? values.profile : "default";
+  let profile: ContractProfile;
+  try {
+    profile = loadProfile(profileArg, { cwd });
+  } catch (e) {
+    if (e instanceof ProfileError) throw new VerifyError("E_PROFILE", e.message, { cause: e });
+    throw e;
+  }
+
+  const reportSchema = z.string().transform((s, ctx) => {
+    const m = /^(json|junit|html)=(.+)$/.exec(s);
+    if (!m?.[1] || !m[2]) {
+      const format = /^([^=]*)=/.exec(s)?.[1];
+      const close = format ? didYouMean(format, ["json", "junit", "html"]) : undefined;
+      ctx.addIssue({
+        code: "custom",
+        message: `--report must be FORMAT=PATH with FORMAT json, junit or html (received ${JSON.stringify(s)}${close ? `; did you mean ${close}=...?` : ""})`,
+      });
+      return z.NEVER;
+    }
+    return { format: m[1] as ReportFormat, path: resolve(cwd, m[2]) };
+  });
+
+  const config: Config = {
+    ...(providerUrl !== undefined ? { providerUrl } : {}),
+    ...(username !== undefined && password !== undefined ? { credentials: { username, password } } : {}),
+    ...(states
+      ? {
+          providerStates: {
+            url: states.url,
+            ...(states.credentials
+              ? { authorization: `Basic ${base64(`${states.credentials.username}:${states.credentials.password}`)}` }
+              : {}),
+          },
+        }
+      : {}),
+    pacts: defaultPacts ? [{ kind: "path", path: defaultPactsDir(cwd) }] : pacts,
+    defaultPacts,
+    ...(broker ? { broker } : {}),
+    ...(publish ? { publish } : {}),
+    checks,
+    profile,
+    profileArg,
+    runs: values.runs === undefined ? 100 : parseOrFail(wholeNumber("--runs", 1, 1_000_000), values.runs),
+    seed:
+      values.seed === undefined
+        ? Math.floor(Math.random() * 2 ** 31)
+        : parseOrFail(wholeNumber("--seed", -(2 ** 31), 2 ** 31 - 1), values.seed),
+    timeoutMs:
+      values["timeout-ms"] === undefined
+        ? 10_000
+        : parseOrFail(wholeNumber("--timeout-ms", 1, 600_000), values["timeout-ms"]),
+    maxDurationMs:
+      1000 *
+      (values["max-duration"] === undefined
+        ? 600
+        : parseOrFail(wholeNumber("--max-duration", 1, 86_400), values["max-duration"])),
+    concurrency:
+      values.concurrency === undefined ? 16 : parseOrFail(wholeNumber("--concurrency", 1, 256), values.concurrency),
+    maxConsecutiveTransportFailures: 5,
+    reports: ((values.report as string[] | undefined) ?? []).map((r) => parseOrFail(reportSchema, r)),
+    ...(typeof values.shard === "string" ? { shard: parseShard(values.shard) } : {}),
+    cwd,
+  };
+  return { kind: "run", config };
+}

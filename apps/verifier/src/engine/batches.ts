@@ -1,0 +1,95 @@
+import type { ProviderStateName } from "@idp/contracts";
+import { type ProviderStates, type StateResult, stateParams } from "./states.ts";
+
+/** A group of consecutive cases that share one provider state (one setup, one teardown). */
+export interface Batch {
+  readonly id: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly ready: Promise<StateResult>;
+  inFlight: number;
+  sealed: boolean;
+}
+
+/**
+ * Provider states per batch: cases [k*size, (k+1)*size) of a check run in one state set up once,
+ * under an id of their own (`<prefix>-<k>`), and torn down when the last of them has been judged.
+ * Cases are dispatched in index order, so entering batch k seals every batch before it.
+ */
+export class Batches {
+  readonly #states: ProviderStates;
+  readonly #name: ProviderStateName;
+  readonly #prefix: string;
+  readonly #size: number;
+  readonly #open = new Map<number, Batch>();
+  readonly #teardowns: Promise<unknown>[] = [];
+
+  constructor(states: ProviderStates, name: ProviderStateName, prefix: string, size: number) {
+    this.#states = states;
+    this.#name = name;
+    this.#prefix = prefix;
+    this.#size = size;
+  }
+
+  get name(): ProviderStateName {
+    return this.#name;
+  }
+
+  /** The batch of case `index` (set up when first entered); call {@link leave} when judged. */
+  enter(index: number): Batch {
+    const k = Math.floor(index / this.#size);
+    let batch = this.#open.get(k);
+    if (!batch) {
+      for (const [j, earlier] of this.#open) if (j < k) this.#seal(j, earlier);
+      batch = this.#create(`${this.#prefix}-${k}`);
+      this.#open.set(k, batch);
+    }
+    batch.inFlight++;
+    return batch;
+  }
+
+  leave(batch: Batch): void {
+    batch.inFlight--;
+    if (batch.sealed && batch.inFlight === 0) this.#teardown(batch);
+  }
+
+  /** A batch outside the numbering (shrinking): the caller tears it down with {@link close}. */
+  dedicated(suffix: string): Batch {
+    return this.#create(`${this.#prefix}-${suffix}`);
+  }
+
+  close(batch: Batch): void {
+    this.#teardown(batch);
+  }
+
+  /** Seals every open batch and waits for all teardowns. */
+  async drain(): Promise<void> {
+    for (const [k, batch] of this.#open) this.#seal(k, batch);
+    await Promise.all(this.#teardowns);
+  }
+
+  #create(id: string): Batch {
+    const params = stateParams(this.#name, id);
+    return {
+      id,
+      params,
+      ready: this.#states.change(this.#name, params, "setup"),
+      inFlight: 0,
+      sealed: false,
+    };
+  }
+
+  #seal(k: number, batch: Batch): void {
+    batch.sealed = true;
+    this.#open.delete(k);
+    if (batch.inFlight === 0) this.#teardown(batch);
+  }
+
+  #teardown(batch: Batch): void {
+    // A teardown waits for its setup; its own failure is not the provider's answer to any rule.
+    this.#teardowns.push(
+      batch.ready.then((r) =>
+        r.ok ? this.#states.change(this.#name, batch.params, "teardown") : undefined,
+      ),
+    );
+  }
+}

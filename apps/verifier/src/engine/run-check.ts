@@ -1,0 +1,274 @@
+import { RULES, type RuleSource } from "@idp/contracts";
+import fc from "fast-check";
+import type { Answer, Client } from "../http/client.ts";
+import { curlCommand } from "../http/exchange.ts";
+import type { CheckResult, Failure, Warning } from "../results.ts";
+import { toRequest } from "../rules/requests.ts";
+import type { Case, CheckDef, RuleContext, Verdict } from "../rules/types.ts";
+import type { Batch, Batches } from "./batches.ts";
+import { Batches as BatchesOf } from "./batches.ts";
+import type { Budget } from "./budget.ts";
+import type { ProviderStates } from "./states.ts";
+
+/** Cases generated ahead per check: few, since a stressed body may be up to 1 MiB. */
+const CHUNK = 8;
+/** Cases per provider-state batch. */
+const BATCH_SIZE = 64;
+
+export interface EngineContext {
+  readonly client: Client;
+  readonly budget: Budget;
+  readonly states?: ProviderStates;
+  readonly rules: RuleContext;
+  readonly seed: number;
+  readonly runs: number;
+  /** performance.now() by which every check must end (`--max-duration`). */
+  readonly deadline: number;
+  readonly maxDurationText: string;
+  /** How to re-run one check with the same seed. */
+  readonly replayCommand: (checkId: string) => string;
+}
+
+interface Outcome {
+  readonly case: Case;
+  readonly verdict?: Verdict;
+  readonly answer?: Answer;
+  readonly batch?: Batch;
+  /** The provider had stopped answering: not sent, not judged. */
+  readonly notRun?: true;
+  readonly stateFailure?: string;
+}
+
+/** The source column of conformance.md §1 for a rule. */
+export const ruleSource = (rule: keyof typeof RULES): RuleSource & { source: string } => ({
+  source: RULES[rule].source,
+  ref: RULES[rule].ref,
+});
+
+class CheckRun {
+  readonly def: CheckDef;
+  readonly e: EngineContext;
+  readonly arb: fc.Arbitrary<Case>;
+  readonly batches: Batches | undefined;
+  requests = 0;
+  done = 0;
+  readonly warnings = new Map<string, { message: string; count: number; exchange?: Warning["exchange"] }>();
+
+  constructor(def: CheckDef, e: EngineContext, checkNo: number) {
+    this.def = def;
+    this.e = e;
+    this.arb = def.cases(e.rules);
+    const need = def.state?.(e.rules);
+    if (need && !e.states)
+      throw new Error(`check ${def.info.id} needs provider states but none were given`);
+    this.batches =
+      need && e.states
+        ? new BatchesOf(e.states, need.name, `idpv-${e.rules.runId}-c${checkNo}`, BATCH_SIZE)
+        : undefined;
+  }
+
+  /** Sends one case (inside its batch's state, if any) and judges the answer. */
+  async exec(c: Case, batch: Batch | undefined): Promise<Outcome> {
+    if (batch) {
+      const ready = await batch.ready;
+      if (!ready.ok) return { case: c, batch, stateFailure: ready.reason };
+    }
+    const send = (x: Case) => {
+      this.requests++;
+      return this.e.client.send(toRequest(this.e.rules, x, batch?.id), this.def.info.id);
+    };
+    const answer = await send(c);
+    if (answer.raw.kind === "transport-error" && answer.raw.code === "E_PROVIDER_STOPPED")
+      return { case: c, notRun: true };
+    const verdict = await this.def.judge(c, answer, { ctx: this.e.rules, resend: send });
+    return { case: c, verdict, answer, ...(batch ? { batch } : {}) };
+  }
+
+  warn(message: string, answer: Answer | undefined): void {
+    const w = this.warnings.get(message);
+    if (w) w.count++;
+    else
+      this.warnings.set(message, {
+        message,
+        count: 1,
+        ...(answer ? { exchange: answer.exchange() } : {}),
+      });
+  }
+}
+
+/**
+ * Runs one check: its cases, generated from the seed in exactly the order `fc.check` would, are sent
+ * with a bounded number in flight (the run's shared budget) and judged as they return. On a failure,
+ * no case after it is dispatched; once every earlier case is judged, the first failing index (the one
+ * a sequential run would have stopped at) is shrunk sequentially with `fc.check` replaying from the
+ * seed and that index, so counterexample, seed, path and replay are exactly a sequential run's.
+ */
+export async function runCheck(def: CheckDef, e: EngineContext, checkNo: number): Promise<CheckResult> {
+  const started = performance.now();
+  const run = new CheckRun(def, e, checkNo);
+  let first: { index: number; outcome: Outcome } | undefined;
+  let stateFailure: string | undefined;
+  let notRun = false;
+  let timedOut = false;
+  let crash: unknown;
+  const inflight = new Set<Promise<void>>();
+  let chunk: Case[] = [];
+  let next = 0;
+  const stop = () => first !== undefined || stateFailure !== undefined || notRun || crash !== undefined;
+
+  while (next < e.runs && !stop()) {
+    if (performance.now() >= e.deadline) {
+      timedOut = true;
+      break;
+    }
+    const wait = e.budget.acquire();
+    if (wait) await wait;
+    if (stop()) {
+      e.budget.release();
+      break;
+    }
+    if (chunk.length === 0)
+      chunk = fc.sample(run.arb, {
+        seed: e.seed,
+        path: String(next),
+        numRuns: Math.min(CHUNK, e.runs - next),
+      });
+    const c = chunk.shift() as Case;
+    const index = next++;
+    const batch = run.batches?.enter(index);
+    const p: Promise<void> = run
+      .exec(c, batch)
+      .then((o) => {
+        if (o.notRun) notRun = true;
+        else if (o.stateFailure !== undefined) stateFailure ??= o.stateFailure;
+        else if (o.verdict && !o.verdict.ok) {
+          run.done++;
+          if (!first || index < first.index) first = { index, outcome: o };
+        } else {
+          run.done++;
+          if (o.verdict?.ok && o.verdict.warning) run.warn(o.verdict.warning, o.answer);
+        }
+      })
+      .catch((error: unknown) => {
+        crash ??= error;
+      })
+      .finally(() => {
+        e.budget.release();
+        if (batch) run.batches?.leave(batch);
+        inflight.delete(p);
+      });
+    inflight.add(p);
+  }
+  await Promise.all(inflight);
+  await run.batches?.drain();
+
+  const base = {
+    id: def.info.id,
+    kind: "conformance" as const,
+    rule: def.info.rule,
+    title: def.info.title,
+    source: ruleSource(def.info.rule),
+    warnings: [...run.warnings.values()] as Warning[],
+  };
+  const finish = (rest: Pick<CheckResult, "status"> & Partial<CheckResult>): CheckResult => ({
+    ...base,
+    runs: { done: run.done, asked: e.runs },
+    requests: run.requests,
+    durationMs: Math.round(performance.now() - started),
+    ...rest,
+  });
+
+  if (first) return finish({ status: "failed", failure: await shrink(run, first.index, first.outcome) });
+  if (crash !== undefined)
+    return finish({
+      status: "error",
+      reason: `the check itself failed: ${String((crash as Error)?.message ?? crash).split("\n")[0]}`,
+    });
+  if (stateFailure !== undefined)
+    return finish({ status: "error", reason: `provider state setup failed: ${stateFailure}` });
+  if (notRun)
+    return finish({
+      status: "error",
+      reason: `not run to the end: the provider stopped answering (${e.client.stoppedReason ?? "no answers"})`,
+    });
+  if (timedOut)
+    return finish({
+      status: "incomplete",
+      reason: `stopped by the time limit (--max-duration ${e.maxDurationText}) after ${run.done} of ${e.runs} runs`,
+    });
+  return finish({ status: "passed" });
+}
+
+/** Shrinks the first failing case sequentially, exactly as `fc.check` with that seed would. */
+async function shrink(run: CheckRun, index: number, original: Outcome): Promise<Failure> {
+  const { e } = run;
+  let last = original;
+  let note: string | undefined;
+  let path = String(index);
+  let shrinks = 0;
+  const violation = original.verdict && !original.verdict.ok ? original.verdict.violation : undefined;
+  if (violation?.kind === "no-answer") note = "not shrunk: the provider did not answer";
+  else {
+    const batch = run.batches?.dedicated("shrink");
+    const property = fc.asyncProperty(run.arb, async (c) => {
+      const wait = e.budget.acquire();
+      if (wait) await wait;
+      try {
+        const o = await run.exec(c, batch);
+        if (o.notRun || o.stateFailure !== undefined || !o.verdict || o.verdict.ok) return true;
+        last = o;
+        return false;
+      } finally {
+        e.budget.release();
+      }
+    });
+    last = { ...original, verdict: { ok: true } };
+    const details = await fc.check(property, {
+      seed: e.seed,
+      path: String(index),
+      numRuns: 1,
+      interruptAfterTimeLimit: Math.max(1_000, e.deadline - performance.now()),
+      markInterruptAsFailure: false,
+    });
+    if (batch) {
+      run.batches?.close(batch);
+      await run.batches?.drain();
+    }
+    if (details.failed && last.verdict && !last.verdict.ok) {
+      path = details.counterexamplePath ?? path;
+      shrinks = details.numShrinks;
+      if (details.interrupted) note = "shrinking stopped by the time limit";
+    } else {
+      last = original;
+      note = details.failed
+        ? `the check itself failed while shrinking: ${String((details.errorInstance as Error)?.message ?? details.errorInstance).split("\n")[0]}`
+        : "not shrunk: the case did not fail again when sent once more (is the provider's answer stable?)";
+    }
+  }
+  const v = last.verdict && !last.verdict.ok ? last.verdict : undefined;
+  const answer = v?.answer ?? last.answer;
+  const exchange = answer?.exchange();
+  const states = e.states;
+  return {
+    message: v?.violation.message ?? "failed",
+    ...(v
+      ? {
+          rule: v.violation.rule,
+          kind: v.violation.kind,
+          source: v.violation.source,
+          ...(v.violation.expected !== undefined ? { expected: v.violation.expected } : {}),
+          ...(v.violation.received !== undefined ? { received: v.violation.received } : {}),
+        }
+      : {}),
+    ...(exchange ? { exchange, curl: curlCommand(exchange) } : {}),
+    ...(last.batch && states && run.batches
+      ? { setup: states.setupCommand(run.batches.name, last.batch.params) }
+      : {}),
+    body: last.case.body.note,
+    seed: e.seed,
+    counterexamplePath: path,
+    shrinks,
+    replay: e.replayCommand(run.def.info.id),
+    ...(note ? { note } : {}),
+  };
+}

@@ -1,0 +1,100 @@
+import { PROVIDER_STATE_PARAM, type ProviderStateName } from "@idp/contracts";
+import type { Client } from "../http/client.ts";
+import { shq } from "../http/exchange.ts";
+import type { Secrets } from "../secrets.ts";
+
+export type StateAction = "setup" | "teardown";
+export type StateResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+export interface StateUse {
+  readonly name: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Pact's state-change protocol (conformance.md §4) against `--provider-states-url`, over the run's
+ * keep-alive connections. `authorization` is the URL's user-info, if it had one (never recorded).
+ */
+export class ProviderStates {
+  readonly url: string;
+  readonly #origin: string;
+  readonly #path: string;
+  readonly #client: Client;
+  readonly #secrets: Secrets;
+  readonly #authorization: string | undefined;
+
+  constructor(url: string, client: Client, secrets: Secrets, authorization?: string) {
+    const u = new URL(url);
+    this.url = url;
+    this.#origin = u.origin;
+    this.#path = `${u.pathname}${u.search}`;
+    this.#client = client;
+    this.#secrets = secrets;
+    this.#authorization = authorization;
+  }
+
+  async change(state: string, params: StateUse["params"], action: StateAction): Promise<StateResult> {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+    };
+    if (this.#authorization) headers.authorization = this.#authorization;
+    const answer = await this.#client.send(
+      {
+        method: "POST",
+        origin: this.#origin,
+        path: this.#path,
+        headers,
+        body: JSON.stringify({ state, params, action }),
+        credentials: this.#authorization ? "the state URL's user-info" : "none",
+        curlAuth: [],
+      },
+      "provider-state",
+    );
+    const raw = answer.raw;
+    if (raw.kind === "transport-error")
+      return {
+        ok: false,
+        reason: `${action} of state "${state}": no answer (${raw.code}: ${this.#secrets.scrub(raw.message)})`,
+      };
+    if (raw.status < 200 || raw.status > 299) {
+      const text = this.#secrets.scrub(raw.body.subarray(0, 300).toString("utf8")).replace(/\s+/g, " ");
+      return {
+        ok: false,
+        reason: `${action} of state "${state}" answered ${raw.status}${text ? `: ${text.slice(0, 200)}` : ""}`,
+      };
+    }
+    return { ok: true };
+  }
+
+  /** A curl command that sets `state` up with `params` (printed with a failure, run it first). */
+  setupCommand(state: string, params: StateUse["params"]): string {
+    const body = JSON.stringify({ state, params, action: "setup" });
+    return `curl -sS -X POST ${shq(this.url)} -H 'content-type: application/json' --data-binary ${shq(body)}`;
+  }
+
+  /**
+   * Before the first request to the provider: setup then teardown of every state the run will use,
+   * once per name. Returns the reason per state without a working handler.
+   */
+  async probe(uses: readonly StateUse[]): Promise<Map<string, string>> {
+    const missing = new Map<string, string>();
+    const seen = new Set<string>();
+    for (const { name, params } of uses) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const setup = await this.change(name, params, "setup");
+      if (!setup.ok) {
+        missing.set(name, setup.reason);
+        continue;
+      }
+      await this.change(name, params, "teardown");
+    }
+    return missing;
+  }
+}
+
+/** The params of a state for one value (a login user id or a schema name). */
+export const stateParams = (name: ProviderStateName, value: string): Record<string, string> => ({
+  [PROVIDER_STATE_PARAM[name]]: value,
+});

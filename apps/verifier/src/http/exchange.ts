@@ -1,0 +1,139 @@
+import type { DetailedOperationId } from "@idp/contracts";
+import { redactHeaders, type Secrets } from "../secrets.ts";
+import type { HttpResult } from "./send.ts";
+
+/** How many bytes of an answer's body a record keeps. */
+export const BODY_PREVIEW_BYTES = 2048;
+/** Sent bodies up to this size are kept whole (a replay needs the exact bytes); larger are cut. */
+export const REQUEST_BODY_KEEP_CHARS = 64 * 1024;
+
+/** A request as the verifier sends it (absolute URL, the real headers). Never serialized. */
+export interface OutgoingRequest {
+  readonly operation?: DetailedOperationId;
+  readonly method: string;
+  /** scheme://host:port of the provider (no user-info). */
+  readonly origin: string;
+  /** Path and query. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** What the Authorization header is, in words (the header itself is never recorded). */
+  readonly credentials: string;
+  /** curl arguments that rebuild the Authorization header from $IDP_USERNAME / $IDP_PASSWORD. */
+  readonly curlAuth: readonly string[];
+}
+
+/** A request as recorded: safe to print. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  /** Authorization is always `<scheme> <redacted>`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly credentials: string;
+  readonly curlAuth: readonly string[];
+  readonly body?: string;
+  readonly bodyBytes?: number;
+  readonly bodyTruncated?: boolean;
+}
+
+export type RecordedResult =
+  | {
+      readonly kind: "response";
+      readonly status: number;
+      /** Provider-controlled: scrubbed of every credential value the run sent. */
+      readonly headers: Readonly<Record<string, string>>;
+      readonly contentType?: string;
+      readonly bodyBytes: number;
+      readonly bodyPreview: string;
+      readonly truncated: boolean;
+      readonly durationMs: number;
+    }
+  | {
+      readonly kind: "transport-error";
+      readonly code: string;
+      readonly message: string;
+      readonly durationMs: number;
+    };
+
+/** One request and what came back, safe to print. */
+export interface Exchange {
+  readonly operation?: DetailedOperationId;
+  readonly request: RecordedRequest;
+  readonly result: RecordedResult;
+}
+
+const headerText = (v: string | string[] | undefined): string =>
+  Array.isArray(v) ? v.join(", ") : (v ?? "");
+
+/**
+ * Records an exchange: the request without its credentials, the answer scrubbed of every credential
+ * value the run sent (a provider may echo them), its body cut to a preview after scrubbing (so a
+ * secret cannot survive half-cut at the edge).
+ */
+export function recordExchange(req: OutgoingRequest, raw: HttpResult, secrets: Secrets): Exchange {
+  const body = req.body;
+  const bytes = body === undefined ? 0 : Buffer.byteLength(body, "utf8");
+  const request: RecordedRequest = {
+    method: req.method,
+    url: `${req.origin}${req.path}`,
+    headers: redactHeaders(req.headers),
+    credentials: req.credentials,
+    curlAuth: req.curlAuth,
+    ...(body === undefined
+      ? {}
+      : body.length > REQUEST_BODY_KEEP_CHARS
+        ? { body: body.slice(0, REQUEST_BODY_KEEP_CHARS), bodyBytes: bytes, bodyTruncated: true }
+        : { body, bodyBytes: bytes }),
+  };
+  let result: RecordedResult;
+  if (raw.kind === "response") {
+    const text = secrets.scrub(raw.body.toString("utf8"));
+    const preview = cutAtCodePoint(text, BODY_PREVIEW_BYTES);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(raw.headers))
+      headers[name] = secrets.scrub(headerText(value));
+    result = {
+      kind: "response",
+      status: raw.status,
+      headers,
+      ...(raw.contentType !== undefined ? { contentType: secrets.scrub(raw.contentType) } : {}),
+      bodyBytes: raw.body.length,
+      bodyPreview: preview,
+      truncated: raw.truncated,
+      durationMs: raw.durationMs,
+    };
+  } else
+    result = {
+      kind: "transport-error",
+      code: raw.code,
+      message: secrets.scrub(raw.message),
+      durationMs: raw.durationMs,
+    };
+  return { ...(req.operation ? { operation: req.operation } : {}), request, result };
+}
+
+/** At most `max` UTF-16 units, never splitting a surrogate pair. */
+export function cutAtCodePoint(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+export const shq = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** A curl command that replays the request, with the credentials taken from the environment. */
+export function curlCommand(exchange: Exchange): string {
+  const parts = ["curl", "-sS", "-i", "-X", exchange.request.method, shq(exchange.request.url)];
+  for (const [name, value] of Object.entries(exchange.request.headers)) {
+    if (name.toLowerCase() === "authorization") parts.push(...exchange.request.curlAuth);
+    else if (name.toLowerCase() !== "content-length") parts.push("-H", shq(`${name}: ${value}`));
+  }
+  if (exchange.request.body !== undefined)
+    parts.push(
+      "--data-binary",
+      exchange.request.bodyTruncated
+        ? `'<${exchange.request.bodyBytes} bytes: see the replay file>'`
+        : shq(exchange.request.body),
+    );
+  return parts.join(" ");
+}

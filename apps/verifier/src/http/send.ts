@@ -1,0 +1,127 @@
+import type { Dispatcher } from "undici";
+
+/** Response bodies are read up to this many bytes, then cut (the same cap for Pact's guard). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpRequest {
+  readonly method: string;
+  /** Path and query, relative to the dispatcher's origin. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+}
+
+export interface HttpResponse {
+  readonly kind: "response";
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly contentType: string | undefined;
+  readonly body: Buffer;
+  /** The body was longer than the cap and was cut. */
+  readonly truncated: boolean;
+  readonly durationMs: number;
+}
+
+export interface TransportFailure {
+  readonly kind: "transport-error";
+  /** ECONNREFUSED, ECONNRESET, ETIMEDOUT, HPE_INVALID_CONSTANT, ... */
+  readonly code: string;
+  readonly message: string;
+  readonly durationMs: number;
+}
+
+export type HttpResult = HttpResponse | TransportFailure;
+
+export interface SendOptions {
+  /** The whole exchange (connect, headers and body) must end within this. */
+  readonly timeoutMs: number;
+  readonly maxBodyBytes?: number;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * One HTTP exchange with full control: an overall deadline (a provider that drips a byte at a time
+ * cannot hold it), the body read up to a cap, redirects never followed (undici's request API does not
+ * follow them), and every failure returned as a result, never thrown.
+ */
+export async function send(
+  dispatcher: Dispatcher,
+  req: HttpRequest,
+  options: SendOptions,
+): Promise<HttpResult> {
+  const started = performance.now();
+  const cap = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+  try {
+    const res = await dispatcher.request({
+      method: req.method as Dispatcher.HttpMethod,
+      path: req.path,
+      headers: req.headers,
+      ...(req.body === undefined ? {} : { body: req.body }),
+      signal: abort.signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      const room = cap - size;
+      if (chunk.length > room) {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        size = cap;
+        truncated = true;
+        // Stop reading at once: a hostile provider's 512 MiB body never enters memory.
+        res.body.destroy();
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    const contentType = res.headers["content-type"];
+    return {
+      kind: "response",
+      status: res.statusCode,
+      headers: res.headers,
+      contentType: Array.isArray(contentType) ? contentType.join(", ") : contentType,
+      body: chunks.length === 0 ? EMPTY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+      truncated,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } catch (e) {
+    const durationMs = Math.round(performance.now() - started);
+    if (abort.signal.aborted)
+      return {
+        kind: "transport-error",
+        code: "ETIMEDOUT",
+        message: `no complete answer within ${options.timeoutMs} ms`,
+        durationMs,
+      };
+    return { kind: "transport-error", ...transportError(e), durationMs };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The most specific code and message of a network error (undici wraps the system error in `cause`). */
+function transportError(e: unknown): { code: string; message: string } {
+  const err = e as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const causeCode = typeof err.cause?.code === "string" ? err.cause.code : undefined;
+  const code = causeCode ?? (typeof err.code === "string" ? err.code : "EREQUEST");
+  const message =
+    typeof err.cause?.message === "string" && causeCode
+      ? err.cause.message
+      : typeof err.message === "string"
+        ? err.message
+        : String(e);
+  const friendly: Record<string, string> = {
+    UND_ERR_SOCKET: "the connection was closed before a complete answer",
+    UND_ERR_HEADERS_TIMEOUT: "no answer headers in time",
+    UND_ERR_BODY_TIMEOUT: "the answer body stalled",
+    UND_ERR_CONNECT_TIMEOUT: "could not connect in time",
+    UND_ERR_RESPONSE_STATUS_CODE: "bad status line",
+  };
+  return { code, message: friendly[code] ? `${friendly[code]} (${message})` : message };
+}

@@ -1,0 +1,79 @@
+import { fork } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { VerifyError } from "../errors.ts";
+import type { PactJob, PactJobResult } from "./worker.ts";
+
+/** The worker beside this module: pact-worker.mjs when built, worker.ts from source. */
+function workerPath(): string {
+  for (const name of ["./pact-worker.mjs", "./worker.ts"]) {
+    const path = fileURLToPath(new URL(name, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new VerifyError(
+    "E_PACT_VERIFIER",
+    "the pact worker (pact-worker.mjs) is missing next to the verifier",
+  );
+}
+
+export type WorkerOutcome = PactJobResult & { readonly log: string };
+
+/** Forks a worker, hands it the job over IPC, and kills it after `deadlineMs` at the latest. */
+export function runPactWorker(job: PactJob, deadlineMs: number): Promise<WorkerOutcome> {
+  return new Promise((resolvePromise) => {
+    const path = workerPath();
+    const child = fork(path, [], {
+      // From source (tests), Node strips the worker's types; never inherit the parent's flags.
+      execArgv: path.endsWith(".ts") ? ["--experimental-strip-types", "--no-warnings"] : [],
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      // pact-core reads PACT_BROKER_* and PACT_DESCRIPTION-style filters from the environment:
+      // only our options may choose the pacts, the credentials and whether results are published.
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([k]) => !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$|VERIFIER_)/.test(k),
+          ),
+        ),
+        NODE_NO_WARNINGS: "1",
+        PACT_DO_NOT_TRACK: "true",
+      },
+    });
+    let log = "";
+    const keep = (chunk: Buffer) => {
+      log = (log + chunk.toString("utf8")).slice(-65_536);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+    let settled = false;
+    let answer: PactJobResult | undefined;
+    const finish = (r: PactJobResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (child.exitCode === null) child.kill("SIGKILL");
+      resolvePromise({ ...r, log });
+    };
+    const timer = setTimeout(
+      () => finish({ error: `Pact's verifier did not finish within ${Math.round(deadlineMs / 1000)} s` }),
+      deadlineMs,
+    );
+    child.on("message", (m: PactJobResult) => {
+      answer = m;
+    });
+    child.on("error", (e) => finish({ error: `cannot start Pact's verifier: ${e.message}` }));
+    // The worker exits right after its answer; waiting for its output to close keeps the log whole.
+    child.on("close", (code, signal) => {
+      if (answer) return finish(answer);
+      const last =
+        log
+          .trim()
+          .split("\n")
+          .filter((l) => /error|panic/i.test(l))
+          .slice(-1)[0] ?? "";
+      finish({
+        error: `Pact's verifier exited (${signal ?? `code ${code}`}) without results${last ? `: ${last.slice(0, 300)}` : ""}`,
+      });
+    });
+    child.send(job);
+  });
+}

@@ -1,0 +1,246 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PACT_PLACEHOLDER_AUTHORIZATION } from "@idp/contracts";
+import type { VerifierOptions } from "@pact-foundation/pact-core";
+import type { BrokerSource, PublishOptions } from "../config/parse.ts";
+import type { ProviderStates } from "../engine/states.ts";
+import type { Client } from "../http/client.ts";
+import { curlCommand } from "../http/exchange.ts";
+import type { CheckResult, PactMismatch } from "../results.ts";
+import type { Credentials } from "../rules/types.ts";
+import { base64, type Secrets } from "../secrets.ts";
+import { type InteractionOutcome, parseFfiResults } from "./ffi-results.ts";
+import type { PactFile, PactInteraction } from "./files.ts";
+import { type GuardGroup, PactGuard } from "./guard.ts";
+import { runPactWorker } from "./host.ts";
+import { PACT_PREFIX, pactCheckId } from "./ids.ts";
+
+export interface PactRun {
+  /** The pacts read up front (empty when they come from a broker). */
+  readonly files: readonly PactFile[];
+  /** Which interactions to verify (by --checks, --shard and what the options allow). */
+  readonly selected: (file: PactFile, interaction: PactInteraction) => boolean;
+  readonly broker?: BrokerSource;
+  readonly publish?: PublishOptions;
+  /** Base address ending in /v1. */
+  readonly providerUrl: string;
+  readonly credentials: Credentials;
+  readonly states?: ProviderStates;
+  readonly client: Client;
+  readonly secrets: Secrets;
+  readonly timeoutMs: number;
+  /** performance.now() by which Pact's verifier must have finished. */
+  readonly deadline: number;
+}
+
+const PACT_SOURCE = { source: "pact", ref: "the consumer's pact" } as const;
+
+/**
+ * Verifies pacts with Pact's own verifier (pact-core), through the guard. Returns one result per
+ * interaction Pact verified, plus an error result when Pact's verdict, its results and what was
+ * asked disagree: a pact that did not run is never a pass.
+ */
+export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
+  const started = performance.now();
+  const wanted = run.files.flatMap((file) =>
+    file.interactions.filter((i) => run.selected(file, i)).map((interaction) => ({ file, interaction })),
+  );
+  if (!run.broker && wanted.length === 0) return [];
+  const dir = mkdtempSync(join(tmpdir(), "idp-verify-pacts-"));
+  const guard = new PactGuard({
+    client: run.client,
+    providerOrigin: new URL(run.providerUrl).origin,
+    placeholderAuthorization: PACT_PLACEHOLDER_AUTHORIZATION,
+    realAuthorization: `Basic ${base64(`${run.credentials.username}:${run.credentials.password}`)}`,
+    ...(run.states ? { states: run.states } : {}),
+    secrets: run.secrets,
+  });
+  try {
+    // Pact verifies whole files: a selection reaches it as copies holding only what was selected.
+    const pactUrls = run.broker ? [] : writeSubsets(dir, run.files, wanted.map((w) => w.interaction));
+    await guard.start();
+    const base = new URL(run.providerUrl);
+    const options: VerifierOptions = {
+      providerBaseUrl: `${guard.origin}${base.pathname.replace(/\/+$/, "")}`,
+      provider: run.files[0]?.provider ?? "idp-service",
+      logLevel: "error",
+      // The guard enforces the per-request deadline; Pact's own is a backstop.
+      timeout: run.timeoutMs + 5_000,
+      providerStatesSetupUrl: guard.statesUrl,
+      providerStatesSetupTeardown: true,
+      providerStatesSetupBody: true,
+      followRedirects: false,
+      ...(run.broker ? brokerOptions(run.broker) : { pactUrls }),
+      ...(run.publish
+        ? {
+            publishVerificationResult: true,
+            providerVersion: run.publish.providerVersion,
+            ...(run.publish.providerBranch ? { providerVersionBranch: run.publish.providerBranch } : {}),
+          }
+        : {}),
+    };
+    const budget = run.broker
+      ? run.deadline - performance.now()
+      : Math.min(run.deadline - performance.now(), 30_000 + wanted.length * 3 * (run.timeoutMs + 1_000));
+    const outcome = await runPactWorker({ options }, Math.max(1_000, budget));
+    const scrub = (s: string) => run.secrets.scrub(s);
+    const parsed = outcome.results === undefined ? undefined : parseFfiResults(outcome.results, scrub);
+    const durationMs = Math.round(performance.now() - started);
+    if (!parsed)
+      return [
+        pactError(
+          PACT_PREFIX,
+          `Pact's verifier could not run: ${scrub((outcome.error ?? "no results").split("\n")[0] ?? "")}`,
+          durationMs,
+        ),
+      ];
+    if (parsed.loadError)
+      return [pactError(PACT_PREFIX, `Pact's verifier could not load the pacts: ${parsed.loadError}`, durationMs)];
+    const results = toResults(parsed.interactions, guard.groups, run);
+    const extra: CheckResult[] = [];
+    // Pact's own verdict must agree with its per-interaction results.
+    const anyFailed = parsed.interactions.some((i) => !i.ok && !i.pending);
+    if (parsed.result === anyFailed)
+      extra.push(
+        pactError(
+          `${PACT_PREFIX}.verdict`,
+          parsed.result
+            ? "Pact's verifier passed the run although an interaction failed"
+            : "Pact's verifier failed the run but no interaction shows a failure (see its output with --report json)",
+          durationMs,
+        ),
+      );
+    // Every interaction asked for must have a result.
+    const reported = new Set(parsed.interactions.map((i) => i.description));
+    for (const { interaction } of wanted)
+      if (!reported.has(interaction.description))
+        extra.push(
+          pactError(pactCheckId(interaction.description), "Pact's verifier did not report this interaction", 0),
+        );
+    // Pact logs a failed publication and carries on; asked for, it is a result that could not be given.
+    const publishError = run.publish
+      ? /Publishing of verification results failed[^\n]*/.exec(outcome.log)?.[0]
+      : undefined;
+    if (publishError)
+      extra.push(pactError(`${PACT_PREFIX}.publish-verification-results`, scrub(publishError), 0));
+    return [...results, ...extra];
+  } finally {
+    await guard.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function brokerOptions(broker: BrokerSource): Partial<VerifierOptions> {
+  return {
+    pactBrokerUrl: broker.url,
+    ...(broker.auth
+      ? "token" in broker.auth
+        ? { pactBrokerToken: broker.auth.token }
+        : { pactBrokerUsername: broker.auth.username, pactBrokerPassword: broker.auth.password }
+      : {}),
+    consumerVersionSelectors: [...broker.consumerVersionSelectors] as NonNullable<
+      VerifierOptions["consumerVersionSelectors"]
+    >,
+    enablePending: broker.enablePending,
+    ...(broker.includeWipPactsSince ? { includeWipPactsSince: broker.includeWipPactsSince } : {}),
+    ...(broker.providerBranch ? { providerVersionBranch: broker.providerBranch } : {}),
+  };
+}
+
+function writeSubsets(
+  dir: string,
+  files: readonly PactFile[],
+  wanted: readonly PactInteraction[],
+): string[] {
+  const keep = new Set(wanted);
+  const paths: string[] = [];
+  files.forEach((file, k) => {
+    const interactions = file.interactions.filter((i) => keep.has(i));
+    if (interactions.length === 0) return;
+    const path = join(dir, `${k}.json`);
+    writeFileSync(path, JSON.stringify({ ...file.document, interactions: interactions.map((i) => i.raw) }));
+    paths.push(path);
+  });
+  return paths;
+}
+
+const pactError = (id: string, reason: string, durationMs: number): CheckResult => ({
+  id,
+  kind: "pact",
+  title: "pact verification",
+  source: PACT_SOURCE,
+  status: "error",
+  reason,
+  runs: { done: 0, asked: 1 },
+  requests: 0,
+  durationMs,
+  warnings: [],
+});
+
+function mismatchSummary(mismatches: readonly PactMismatch[]): string {
+  return mismatches
+    .map((m) => {
+      if (m.type === "status") return `status: expected ${m.expected}, got ${m.actual}`;
+      const where = m.path ? ` ${m.path}` : "";
+      return `${m.type}${where}: ${m.message}`;
+    })
+    .join("; ");
+}
+
+/**
+ * Pact verifies interactions one after another, each between a state setup and teardown sent to
+ * the guard (the empty state for stateless ones): the i-th group of exchanges is the i-th result.
+ */
+function toResults(
+  outcomes: readonly InteractionOutcome[],
+  groups: readonly GuardGroup[],
+  run: PactRun,
+): CheckResult[] {
+  const consumers = new Set(outcomes.map((o) => o.consumer ?? ""));
+  const seen = new Map<string, number>();
+  return outcomes.map((o, i) => {
+    const group = groups[i];
+    const qualifier = consumers.size > 1 ? o.consumer : undefined;
+    let id = pactCheckId(o.description, qualifier);
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    if (n > 1) id = `${id}#${n}`;
+    const exchange = group?.answer?.exchange();
+    const stateSetup = group?.states.find((s) => s.failure === undefined && s.name);
+    const base = {
+      id,
+      kind: "pact" as const,
+      title: o.description,
+      source: PACT_SOURCE,
+      runs: { done: 1, asked: 1 },
+      requests: group?.answer ? 1 : 0,
+      durationMs: group ? Math.round(Math.max(group.endedAt, group.startedAt) - group.startedAt) : (o.durationMs ?? 0),
+      warnings: [] as CheckResult["warnings"],
+      ...(o.consumer ? { consumer: { name: o.consumer } } : {}),
+    };
+    const stateFailure = group?.states.find((s) => s.failure !== undefined);
+    if (stateFailure)
+      return { ...base, status: "error" as const, reason: `provider state setup failed: ${stateFailure.failure}` };
+    const failure = group?.withheld ?? o.error ?? (o.ok ? undefined : mismatchSummary(o.mismatches) || "mismatch");
+    if (failure === undefined) return { ...base, status: "passed" as const };
+    if (o.pending)
+      return {
+        ...base,
+        status: "passed" as const,
+        warnings: [{ message: `pending pact failed (not counted): ${failure}`, count: 1 }],
+      };
+    return {
+      ...base,
+      status: "failed" as const,
+      failure: {
+        message: `pact: ${failure}`,
+        kind: group?.withheld ? "no-answer" : "pact-mismatch",
+        source: PACT_SOURCE,
+        mismatches: o.mismatches,
+        ...(exchange ? { exchange, curl: curlCommand(exchange) } : {}),
+        ...(stateSetup && run.states ? { setup: run.states.setupCommand(stateSetup.name, stateSetup.params) } : {}),
+      },
+    };
+  });
+}

@@ -1,0 +1,27 @@
+import { authRejectionProblem, DETAILED_OPERATION_IDS } from "@idp/contracts";
+import fc from "fast-check";
+import { AUTH_VARIANT_WORDS, AUTH_VARIANTS, type AuthVariant, authVariantArb } from "./auth.ts";
+import { anyBody, caseArb } from "./requests.ts";
+import type { CheckDef, RuleModule } from "./types.ts";
+import { judgeResponse, observed } from "./verdict.ts";
+
+// R1: credentials are judged first, whatever the body is (conformance.md §1 R1, §3's order): every
+// variant of bad credentials is sent with valid, invalid, not-JSON and stressed bodies alike.
+const authCheck = (variant: AuthVariant): CheckDef => ({
+  info: {
+    id: `R1.auth.${variant}`,
+    rule: "R1",
+    title: `${AUTH_VARIANT_WORDS[variant]} gets 401 with error "authentication_failed", whatever the body`,
+    needs: [],
+  },
+  cases: (ctx) =>
+    fc.oneof(
+      ...DETAILED_OPERATION_IDS.map((op) =>
+        caseArb(op, anyBody(op, ctx), authVariantArb(variant, ctx.credentials, ctx.secrets)),
+      ),
+    ),
+  judge: (_c, answer, { ctx }) =>
+    judgeResponse("R1", answer, (res) => authRejectionProblem(observed(res), ctx.profile)),
+});
+
+export const r1: RuleModule = { rule: "R1", checks: AUTH_VARIANTS.map(authCheck) };

@@ -1,0 +1,34 @@
+import {
+  DETAILED_OPERATION_IDS,
+  type DetailedOperationId,
+  PROVIDER_STATES,
+  rejectionProblem,
+} from "@idp/contracts";
+import { caseArb, goodAuth, invalidBody } from "./requests.ts";
+import type { CheckDef, RuleModule } from "./types.ts";
+import { judgeResponse } from "./verdict.ts";
+
+// R5's oracle is @idp/contracts' reading of the exact text sent (never the generator's label), and
+// its status is the profile's pin: any other status, even a documented 4xx, breaks R5.
+const rejectedCheck = (op: DetailedOperationId): CheckDef => ({
+  info: {
+    id: `R5.invalid-rejected.${op}`,
+    rule: "R5",
+    title: `an invalid ${op} payload gets exactly the 4xx the profile pins for its violation`,
+    needs: [],
+  },
+  // Push: with provider states, invalid bodies go to a login user that exists, so the answer is
+  // about the body whatever order a provider checks body and user in; without them, the generated
+  // id and the pinned order (body before user, §3) decide.
+  ...(op === "pushToUserDevices"
+    ? {
+        state: (ctx) =>
+          ctx.statesAvailable ? { name: PROVIDER_STATES.loginUserExists } : undefined,
+      }
+    : {}),
+  cases: (ctx) => caseArb(op, invalidBody(op, ctx), goodAuth(ctx)),
+  judge: (c, answer, { ctx }) =>
+    judgeResponse("R5", answer, (res) => rejectionProblem(op, c.body.text, res.status, ctx.profile)),
+});
+
+export const r5: RuleModule = { rule: "R5", checks: DETAILED_OPERATION_IDS.map(rejectedCheck) };

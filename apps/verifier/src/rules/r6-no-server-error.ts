@@ -1,0 +1,20 @@
+import { serverErrorProblem } from "@idp/contracts";
+import { mixedCases } from "./requests.ts";
+import type { RuleModule } from "./types.ts";
+import { judgeResponse } from "./verdict.ts";
+
+export const r6: RuleModule = {
+  rule: "R6",
+  checks: [
+    {
+      info: {
+        id: "R6.no-5xx",
+        rule: "R6",
+        title: "no generated request (valid, invalid, stressed, unauthenticated) gets a 5xx",
+        needs: [],
+      },
+      cases: mixedCases,
+      judge: (_c, answer) => judgeResponse("R6", answer, (res) => serverErrorProblem(res.status)),
+    },
+  ],
+};

@@ -1,0 +1,101 @@
+import {
+  DETAILED_OPERATION_IDS,
+  type DetailedOperationId,
+  detailedOperations,
+  operationPath,
+} from "@idp/contracts";
+import { invalidBodyArb, requestBodyText, stressBodyArb, validBodyArb } from "@idp/generators";
+import fc from "fast-check";
+import type { OutgoingRequest } from "../http/exchange.ts";
+import { AUTH_VARIANTS, type AuthSpec, authVariantArb, validAuth } from "./auth.ts";
+import type { Case, RuleContext, SentBody } from "./types.ts";
+
+// Request bodies come from @idp/generators and are sent exactly as generated: edge values (an empty
+// schema name, a 10,000-deep array) exist to reach the provider. The oracles that judge the answers
+// are @idp/contracts' judges, never the generators' own labels.
+
+/** Push path ids as generated (checks that run in a provider state use their batch's id instead). */
+export const pathIdArb = fc.stringMatching(/^[A-Za-z0-9_-]{1,16}$/);
+
+export function validBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
+  return validBodyArb(op, { profile: ctx.profile, maxLength: 5 }).map((body) => ({
+    text: JSON.stringify(body),
+    kind: "valid" as const,
+    note: "a valid body",
+  }));
+}
+
+export function invalidBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
+  return invalidBodyArb(op, { profile: ctx.profile }).map((c) => ({
+    text: requestBodyText(c),
+    kind: "invalid" as const,
+    note: c.violation,
+  }));
+}
+
+export function stressBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
+  return stressBodyArb(op, { profile: ctx.profile }).map((c) => ({
+    text: c.text,
+    kind: "stress" as const,
+    note: c.description,
+  }));
+}
+
+/** Any body an operation can get: valid, invalid, not JSON, structurally stressed. */
+export function anyBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
+  return fc.oneof(
+    { weight: 3, arbitrary: validBody(op, ctx) },
+    { weight: 3, arbitrary: invalidBody(op, ctx) },
+    { weight: 1, arbitrary: stressBody(op, ctx) },
+  );
+}
+
+export function caseArb(
+  op: DetailedOperationId,
+  body: fc.Arbitrary<SentBody>,
+  auth: fc.Arbitrary<AuthSpec>,
+): fc.Arbitrary<Case> {
+  const needsId = detailedOperations[op].pathParameters.length > 0;
+  return needsId
+    ? fc.record({ operation: fc.constant(op), pathId: pathIdArb, body, auth })
+    : fc.record({ operation: fc.constant(op), body, auth });
+}
+
+export const goodAuth = (ctx: RuleContext): fc.Arbitrary<AuthSpec> =>
+  fc.constant(validAuth(ctx.credentials));
+
+export const badAuth = (ctx: RuleContext): fc.Arbitrary<AuthSpec> =>
+  fc.oneof(...AUTH_VARIANTS.map((v) => authVariantArb(v, ctx.credentials, ctx.secrets)));
+
+/** Valid, invalid and stressed bodies with good credentials, and any body without: R2, R3, R6. */
+export function mixedCases(ctx: RuleContext): fc.Arbitrary<Case> {
+  return fc.oneof(
+    ...DETAILED_OPERATION_IDS.flatMap((op) => [
+      caseArb(op, validBody(op, ctx), goodAuth(ctx)),
+      caseArb(op, invalidBody(op, ctx), goodAuth(ctx)),
+      caseArb(op, stressBody(op, ctx), goodAuth(ctx)),
+      caseArb(op, anyBody(op, ctx), badAuth(ctx)),
+    ]),
+  );
+}
+
+/** The request of a case; `stateId` replaces the generated path id inside a provider state. */
+export function toRequest(ctx: RuleContext, c: Case, stateId?: string): OutgoingRequest {
+  const op = detailedOperations[c.operation];
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json",
+  };
+  if (c.auth.header !== undefined) headers.authorization = c.auth.header;
+  const id = stateId ?? c.pathId;
+  return {
+    operation: c.operation,
+    method: op.method,
+    origin: ctx.origin,
+    path: `${ctx.basePath}${operationPath(op, id === undefined ? {} : { id })}`,
+    headers,
+    body: c.body.text,
+    credentials: c.auth.description,
+    curlAuth: c.auth.curlAuth,
+  };
+}

@@ -1,0 +1,107 @@
+import type {
+  ContractProfile,
+  DetailedOperationId,
+  ProviderStateName,
+  RuleId,
+  RuleSource,
+} from "@idp/contracts";
+import type fc from "fast-check";
+import type { Answer } from "../http/client.ts";
+import type { Secrets } from "../secrets.ts";
+import type { AuthSpec } from "./auth.ts";
+
+export interface Credentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** What a requirement of a check needs from the command line. */
+export type Need = "provider-states";
+export const NEED_OPTION: { readonly [N in Need]: string } = {
+  "provider-states": "--provider-states-url",
+};
+
+/** A conformance check: a stable id, the rule it checks, in plain words, and what it needs. */
+export interface CheckInfo {
+  /** Stable: scripts select it with `--checks`. */
+  readonly id: string;
+  readonly rule: RuleId;
+  /** What a passing provider does, in plain words. */
+  readonly title: string;
+  /** Options without which the check cannot run (it is then left out, or exit 2 if named). */
+  readonly needs: readonly Need[];
+}
+
+/** The body of a generated request: the exact text sent, and what kind of body it is. */
+export interface SentBody {
+  readonly text: string;
+  readonly kind: "valid" | "invalid" | "stress";
+  /** One line on what the body is (a violation, a stress kind), for reports. */
+  readonly note: string;
+}
+
+/** One generated request of a check. */
+export interface Case {
+  readonly operation: DetailedOperationId;
+  /** The push path's id as generated; checks that run in a provider state get theirs from it. */
+  readonly pathId?: string;
+  readonly body: SentBody;
+  readonly auth: AuthSpec;
+}
+
+/** Everything a rule reads about the run (never the provider's answers: those come per case). */
+export interface RuleContext {
+  /** The provider's base address: origin and the path that ends in /v1. */
+  readonly origin: string;
+  readonly basePath: string;
+  readonly credentials: Credentials;
+  readonly profile: ContractProfile;
+  readonly secrets: Secrets;
+  /** A provider-state URL was given and its states have handlers. */
+  readonly statesAvailable: boolean;
+  /** Salts the names this run makes up (never the generated ones). */
+  readonly runId: string;
+  /** A schema name this run has never sent (R4's retry, conformance.md §1). */
+  freshSchemaName(): string;
+}
+
+/** The failure of one case: the rule, one line expected vs received, and where the rule comes from. */
+export interface Violation {
+  readonly rule: RuleId;
+  /** What went wrong, for grouping one root cause across checks (a judge's Problem kind). */
+  readonly kind: string;
+  readonly message: string;
+  readonly source: RuleSource;
+  readonly expected?: string;
+  readonly received?: string;
+}
+
+export type Verdict =
+  | { readonly ok: true; readonly warning?: string }
+  | { readonly ok: false; readonly violation: Violation; readonly answer?: Answer };
+
+/** What a judge may do beyond reading the answer: send the case again, changed (R4's retry). */
+export interface JudgeIo {
+  readonly ctx: RuleContext;
+  resend(c: Case): Promise<Answer>;
+}
+
+/** The provider state every case of a check runs in; the engine sets it up once per batch. */
+export interface StateNeed {
+  readonly name: ProviderStateName;
+}
+
+/** One check: `{ info, cases, judge }` (and the state its cases need, if any). */
+export interface CheckDef {
+  readonly info: CheckInfo;
+  /** Only reads whether provider states are available (the plan asks before a context exists). */
+  readonly state?: (ctx: Pick<RuleContext, "statesAvailable">) => StateNeed | undefined;
+  readonly cases: (ctx: RuleContext) => fc.Arbitrary<Case>;
+  readonly judge: (c: Case, answer: Answer, io: JudgeIo) => Verdict | Promise<Verdict>;
+}
+
+/** One rule of conformance.md §1 and its checks. */
+export interface RuleModule {
+  readonly rule: RuleId;
+  readonly checks: readonly CheckDef[];
+}

@@ -1,0 +1,111 @@
+/**
+ * Redaction by construction. Credentials are removed where they are placed (Authorization headers
+ * are recorded as `<scheme> <redacted>`, URL user-info is split off when options are parsed), and
+ * every credential value the run sends is registered here, so that text the provider controls
+ * (bodies, headers, error messages, Pact's mismatch descriptions) is scrubbed when it enters a
+ * record, before anything is serialized. Nothing ever substring-replaces finished JSON, XML or HTML.
+ */
+export const REDACTED = "<redacted>";
+
+/** Shorter values cannot be cut out of free text without mangling it (a one-letter password). */
+export const MIN_SCRUBBABLE_LENGTH = 4;
+
+export class Secrets {
+  readonly #values = new Set<string>();
+  readonly #tooShort = new Map<string, string>();
+  /** Longest first, so a value containing another is cut whole; rebuilt on change. */
+  #ordered: string[] = [];
+
+  /**
+   * Registers a credential value the run holds or sends. `what` names it in the warning given when
+   * it is too short to scrub from free text.
+   */
+  add(value: string | undefined, what: string): void {
+    if (!value || this.#values.has(value)) return;
+    if (value.length < MIN_SCRUBBABLE_LENGTH) {
+      if (!this.#tooShort.has(value)) this.#tooShort.set(value, what);
+      return;
+    }
+    this.#values.add(value);
+    this.#ordered = [...this.#values].sort((a, b) => b.length - a.length);
+  }
+
+  /** The password, `user:password` and its base64: what a Basic header carries, raw and encoded. */
+  addBasic(username: string, password: string, what: string): void {
+    this.add(password, what);
+    this.add(`${username}:${password}`, what);
+    this.add(base64(`${username}:${password}`), what);
+  }
+
+  /** Removes every registered value from provider-controlled text. */
+  scrub(text: string): string {
+    if (this.#ordered.length === 0) return text;
+    let out = text;
+    for (const value of this.#ordered) if (out.includes(value)) out = out.split(value).join(REDACTED);
+    return out;
+  }
+
+  /** Scrubs every string inside a parsed JSON value (keys included), leaving its structure whole. */
+  scrubJson(value: unknown): unknown {
+    if (typeof value === "string") return this.scrub(value);
+    if (Array.isArray(value)) return value.map((v) => this.scrubJson(v));
+    if (typeof value === "object" && value !== null)
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [this.scrub(k), this.scrubJson(v)]),
+      );
+    return value;
+  }
+
+  /** One line per value too short to scrub (reports still parse: nothing is replaced). */
+  warnings(): string[] {
+    return [...this.#tooShort].map(
+      ([value, what]) =>
+        `warning: the ${what} is ${value.length} character${value.length === 1 ? "" : "s"} long, too short to remove safely from what the provider sends back; if the provider echoes it, it can appear in the reports (use ${MIN_SCRUBBABLE_LENGTH} or more characters)`,
+    );
+  }
+}
+
+export const base64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");
+
+/** An Authorization value as recorded: its scheme, never its credentials. */
+export function redactAuthorization(value: string): string {
+  const space = value.indexOf(" ");
+  const scheme = space > 0 ? value.slice(0, space) : "";
+  return scheme && /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/.test(scheme)
+    ? `${scheme} ${REDACTED}`
+    : REDACTED;
+}
+
+/** Headers as recorded: Authorization (and Proxy-Authorization, Cookie) without their values. */
+export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    out[name] =
+      lower === "authorization" || lower === "proxy-authorization"
+        ? redactAuthorization(value)
+        : lower === "cookie"
+          ? REDACTED
+          : value;
+  }
+  return out;
+}
+
+/**
+ * Splits URL user-info off where a URL is placed: the URL to record and print, and the
+ * credentials it carried (to use, never to show).
+ */
+export function splitUserInfo(url: string): {
+  readonly url: string;
+  readonly credentials?: { readonly username: string; readonly password: string };
+} {
+  const u = new URL(url);
+  if (u.username === "" && u.password === "") return { url };
+  const credentials = {
+    username: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+  };
+  u.username = "";
+  u.password = "";
+  return { url: u.toString(), credentials };
+}
