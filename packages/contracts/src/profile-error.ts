@@ -1,3 +1,5 @@
+import { oneLine } from "./judges/problem.ts";
+
 /** What a {@link ProfileError} says: the file, the key, what was expected and what was there. */
 export interface ProfileErrorDetails {
   /** The profile file, as given (e.g. the `--profile` argument). */
@@ -26,8 +28,9 @@ export class ProfileError extends Error {
     const where = details.key === undefined ? "" : `${details.key}: `;
     const received = details.received === undefined ? "" : `, received ${details.received}`;
     const note = details.note === undefined ? "" : `; ${details.note}`;
+    // A file name or a key from the file may hold line breaks; the message stays on one line.
     super(
-      `profile ${details.file}: ${where}expected ${details.expected}${received}${note}`,
+      oneLine(`profile ${details.file}: ${where}expected ${details.expected}${received}${note}`),
       options,
     );
     this.name = "ProfileError";

@@ -13,6 +13,7 @@ import {
   deriveProfile,
   type LoginUserStatuses,
   type ProfileOverrides,
+  profileValue,
   strictProfile,
 } from "./profiles.ts";
 import { VALUES_IN_USE_KEYS, type ValuesInUse } from "./values-in-use.ts";
@@ -265,4 +266,28 @@ export function profileFromFile(json: unknown, file: string): ContractProfile {
   const inconsistent = consistencyError(profile, named, file);
   if (inconsistent) throw inconsistent;
   return profile;
+}
+
+/**
+ * The profile file of a profile: its name, `extends`, description and every key whose source is
+ * `profile`, in the file's nesting. `profileFromFile(profileToFile(p), file)` reads the same profile.
+ */
+export function profileToFile(profile: ContractProfile): ProfileFile {
+  const out: Record<string, unknown> = {
+    name: profile.name,
+    extends: profile.builtIn,
+    description: profile.description,
+  };
+  for (const key of PROFILE_KEYS) {
+    if (profile.sources[key].source !== "profile") continue;
+    const [head = "", ...rest] = key.split(".");
+    const path = head === "valuesInUse" ? [head, rest.join(".")] : [head, ...rest];
+    let node = out;
+    for (const seg of path.slice(0, -1)) {
+      node[seg] ??= {};
+      node = node[seg] as Record<string, unknown>;
+    }
+    node[path[path.length - 1] ?? ""] = profileValue(profile, key);
+  }
+  return out as ProfileFile;
 }

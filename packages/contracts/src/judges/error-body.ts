@@ -8,6 +8,7 @@ import {
   bodyText,
   isJsonContentType,
   type ObservedResponse,
+  oneLine,
   type Problem,
   preview,
 } from "./problem.ts";
@@ -83,7 +84,7 @@ export function errorBodyProblem(
       received,
     };
   }
-  const received = `${formatPath(path)}: ${issue?.message ?? "invalid"}`;
+  const received = oneLine(`${formatPath(path)}: ${issue?.message ?? "invalid"}`);
   return {
     rule: "R2",
     kind: "body-shape",

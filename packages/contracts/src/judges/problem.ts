@@ -56,3 +56,9 @@ export function preview(value: unknown, max = 60): string {
   const text = value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/** Text from elsewhere (a zod message, a key of the body) made safe for a one-line message. */
+export function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1));
+}

@@ -3,7 +3,7 @@ import type { DetailedOperationId } from "../operations.ts";
 import { type ContractProfile, defaultProfile } from "../profiles.ts";
 import type { RuleSource } from "../rules.ts";
 import type { ClientErrorStatus } from "../violations.ts";
-import type { Problem } from "./problem.ts";
+import { oneLine, type Problem } from "./problem.ts";
 
 /** The status a profile pins for an invalid body (R5), why, and where the pin comes from. */
 export interface ExpectedRejection {
@@ -50,7 +50,7 @@ export function rejectionProblem(
   return {
     rule: "R5",
     kind: "status",
-    message: `R5: a ${operation} payload with ${violation.kind} (${violation.message}) must get ${expected.status}, got ${status}`,
+    message: `R5: a ${operation} payload with ${violation.kind} (${oneLine(violation.message)}) must get ${expected.status}, got ${status}`,
     source: expected.source,
     expected: String(expected.status),
     received: String(status),
