@@ -13,7 +13,40 @@ export {
   formatPath,
   type JsonPath,
 } from "./classify-body.ts";
+export {
+  describeErrorsItems,
+  ERRORS_ITEM_KINDS,
+  ErrorItemObject,
+  type ErrorsItemKind,
+  errorBodyShape,
+  type ProfileErrorBody,
+  SPEC_ERRORS_ITEMS,
+} from "./error-items.ts";
 export { AUTHENTICATION_FAILED } from "./errors.ts";
+export {
+  authRejectionProblem,
+  errorBodyProblem,
+} from "./judges/error-body.ts";
+export {
+  bodyText,
+  isJsonContentType,
+  type ObservedResponse,
+  type Problem,
+  type ProblemKind,
+} from "./judges/problem.ts";
+export {
+  type ExpectedRejection,
+  expectedRejection,
+  rejectionProblem,
+} from "./judges/rejection.ts";
+export {
+  acceptanceProblem,
+  loginUserProblem,
+  serverErrorProblem,
+  undocumentedStatusProblem,
+} from "./judges/status.ts";
+export { successBodyProblem } from "./judges/success-body.ts";
+export { loadProfile } from "./load-profile.ts";
 export { createOpenApiDocument, openApiJson } from "./openapi.ts";
 export {
   DETAILED_OPERATION_IDS,
@@ -24,12 +57,33 @@ export {
   operationPath,
   type RequestShapeName,
 } from "./operations.ts";
-export { jsonInteger, NOT_SHOWN, type NotShown } from "./primitives.ts";
 export {
+  basicAuthorization,
+  PACT_PLACEHOLDER_AUTHORIZATION,
+  PACT_PLACEHOLDER_CREDENTIALS,
+  PACT_WRONG_AUTHORIZATION,
+  PACT_WRONG_CREDENTIALS,
+} from "./placeholder-credentials.ts";
+export { jsonInteger, NOT_SHOWN, type NotShown } from "./primitives.ts";
+export { ProfileError, type ProfileErrorDetails } from "./profile-error.ts";
+export { BUILT_IN_PROFILES, ProfileFile, profileFromFile, profileToFile } from "./profile-file.ts";
+export {
+  isProfileKey,
+  LOGIN_USER_KINDS,
+  type LoginUserKind,
+  PROFILE_KEYS,
+  type ProfileKey,
+} from "./profile-keys.ts";
+export type { ProfileShapes } from "./profile-shapes.ts";
+export {
+  type BuiltInProfileName,
   type ContractProfile,
+  type DocumentedStatuses,
   defaultProfile,
   defineProfile,
-  type ProfileShapes,
+  type LoginUserStatuses,
+  type ProfileOverrides,
+  profileValue,
   requestShapeFor,
   strictProfile,
 } from "./profiles.ts";
@@ -38,6 +92,7 @@ export {
   PROVIDER_STATES,
   type ProviderStateName,
 } from "./provider-states.ts";
+export { RULE_IDS, RULES, type RuleId, type RuleInfo, type RuleSource } from "./rules.ts";
 export {
   opaqueShape,
   type RegisteredShape,
@@ -59,7 +114,16 @@ export {
   SchemaPermissions,
   UserPublishRequest,
 } from "./shapes.ts";
-export { CLASSIFIER_TYPES_IN_USE, FIELD_TYPES_IN_USE, strictShapes } from "./strict-shapes.ts";
+export { strictShapes } from "./strict-shapes.ts";
+export {
+  CLASSIFIER_TYPES_IN_USE,
+  FIELD_TYPES_IN_USE,
+  SPEC_VALUES_IN_USE,
+  VALUES_IN_USE_KEYS,
+  VALUES_IN_USE_OPERATION,
+  type ValuesInUse,
+  type ValuesInUseKey,
+} from "./values-in-use.ts";
 export {
   type ClientErrorStatus,
   PINNED_STATUS_MAPPING,

@@ -1,37 +1,22 @@
 import { z } from "zod";
+import { errorBodyShape, SPEC_ERRORS_ITEMS } from "./error-items.ts";
 import { jsonInteger } from "./primitives.ts";
-import {
-  type ClusteringRules,
-  type CreateSchemaRequest,
-  ErrorBody,
-  type UserPublishRequest,
-} from "./shapes.ts";
+import type { ProfileShapes } from "./profile-shapes.ts";
+import { SPEC_VALUES_IN_USE, type ValuesInUse } from "./values-in-use.ts";
 
 // The strict profile: the default shapes plus the usual assumptions the spec does NOT state —
-// no unknown keys, only the values in use (field type string|integer|date_time, classifier type
-// likes) and threshold in [0, 1]. Required-ness is the same as the default (conformance.md §2), but
-// a strict verification also asserts that a provider rejects a missing field. Opt-in only.
+// no unknown keys, only the values in use (the profile's valuesInUse: by default field type
+// string|integer|date_time, classifier type likes) and threshold in [0, 1]. Required-ness is the
+// same as the default (conformance.md §2), but a strict verification also asserts that a provider
+// rejects a missing field. Opt-in only.
 
-/** Schema field `type` values seen in the spec; the full set is "not shown". */
-export const FIELD_TYPES_IN_USE = ["string", "integer", "date_time"] as const;
-/** Classifier `type` value seen in the spec; the full set is "not shown". */
-export const CLASSIFIER_TYPES_IN_USE = ["likes"] as const;
+// z.enum needs at least one value; an empty list allows nothing (every value is "not in use").
+const oneOf = (values: readonly string[]) => {
+  const [first, ...rest] = values;
+  return first === undefined ? z.never() : z.enum([first, ...rest]);
+};
 
-const StrictSchemaField = z.strictObject({
-  name: z.string(),
-  type: z.enum(FIELD_TYPES_IN_USE),
-  unique: z.boolean().optional(),
-});
-
-const StrictCreateSchemaRequest = z.strictObject({
-  schema: z.strictObject({
-    name: z.string(),
-    fields: z.array(StrictSchemaField),
-    permissions: z.strictObject({ write_protected: z.boolean(), read_protected: z.boolean() }),
-  }),
-});
-
-const StrictUserPublishRequest = z.strictObject({
+const strictUserPublishRequest = z.strictObject({
   data: z.strictObject({
     message: z.string(),
     title: z.string(),
@@ -46,34 +31,48 @@ const StrictUserPublishRequest = z.strictObject({
   }),
 });
 
-const StrictClusteringRules = z.strictObject({
-  rules: z.strictObject({
-    features: z.record(
-      z.string(),
-      z.strictObject({
-        labels: z.array(z.strictObject({ name: z.string(), keywords: z.array(z.string()) })),
-        classifier: z.strictObject({
-          type: z.enum(CLASSIFIER_TYPES_IN_USE),
-          categories: z.array(z.string()),
-          threshold: z.number().min(0).max(1),
-          excluded_words: z.array(z.string()).optional(),
+/** The strict request shapes whose value checks are built from `valuesInUse`. */
+export function strictRequestShapes(valuesInUse: ValuesInUse): Omit<ProfileShapes, "ErrorBody"> {
+  const CreateSchemaRequest = z.strictObject({
+    schema: z.strictObject({
+      name: z.string(),
+      fields: z.array(
+        z.strictObject({
+          name: z.string(),
+          type: oneOf(valuesInUse["schema.fields[].type"]),
+          unique: z.boolean().optional(),
         }),
-      }),
-    ),
-    parameters: z.strictObject({ excluded_words: z.array(z.string()) }),
-  }),
-});
+      ),
+      permissions: z.strictObject({ write_protected: z.boolean(), read_protected: z.boolean() }),
+    }),
+  });
+  const ClusteringRules = z.strictObject({
+    rules: z.strictObject({
+      features: z.record(
+        z.string(),
+        z.strictObject({
+          labels: z.array(z.strictObject({ name: z.string(), keywords: z.array(z.string()) })),
+          classifier: z.strictObject({
+            type: oneOf(valuesInUse["rules.features.*.classifier.type"]),
+            categories: z.array(z.string()),
+            threshold: z.number().min(0).max(1),
+            excluded_words: z.array(z.string()).optional(),
+          }),
+        }),
+      ),
+      parameters: z.strictObject({ excluded_words: z.array(z.string()) }),
+    }),
+  });
+  return {
+    CreateSchemaRequest,
+    UserPublishRequest: strictUserPublishRequest,
+    ClusteringRules,
+  };
+}
 
-/** The strict-profile request and error shapes, typed as their default-profile counterparts. */
-export const strictShapes: {
-  readonly CreateSchemaRequest: z.ZodType<CreateSchemaRequest>;
-  readonly UserPublishRequest: z.ZodType<UserPublishRequest>;
-  readonly ClusteringRules: z.ZodType<ClusteringRules>;
-  readonly ErrorBody: z.ZodType<ErrorBody>;
-} = {
-  CreateSchemaRequest: StrictCreateSchemaRequest,
-  UserPublishRequest: StrictUserPublishRequest,
-  ClusteringRules: StrictClusteringRules,
+/** The strict-profile request and error shapes with the spec's values in use. */
+export const strictShapes: ProfileShapes = {
+  ...strictRequestShapes(SPEC_VALUES_IN_USE),
   // R2 allows extra keys in error bodies, so even the strict profile keeps the error body open.
-  ErrorBody,
+  ErrorBody: errorBodyShape(SPEC_ERRORS_ITEMS),
 };

@@ -25,6 +25,11 @@ export const SPEC_VIOLATION_KINDS: readonly ViolationKind[] = [
   "wrong-type",
 ];
 
+/**
+ * The status of a rejected request body: 400 or 422, the two statuses the spec documents for a
+ * bad request body. Profiles choose between them per operation and violation; they do not widen
+ * the set (a provider's and the generators' types rely on it).
+ */
 export type ClientErrorStatus = 400 | 422;
 export type StatusMapping = {
   readonly [O in DetailedOperationId]: { readonly [K in ViolationKind]: ClientErrorStatus };

@@ -8,7 +8,7 @@ import {
   type UserPublishRequest,
 } from "@idp/contracts";
 import type fc from "fast-check";
-import { VALUES_IN_USE } from "./_internal/spec-values.ts";
+import { valuesInUseFor } from "./_internal/spec-values.ts";
 import { zodArbitrary } from "./zod-arbitrary.ts";
 
 /** Constraints of the valid-body arbitraries. */
@@ -23,7 +23,8 @@ export interface ValidBodyConstraints {
 
 /**
  * Request bodies of a detailed operation that are valid per conformance.md §2, derived from the
- * profile's contract with the spec's values in use (field `type`, classifier `type`, `threshold`).
+ * profile's contract with the profile's values in use (`valuesInUse`: field `type`, classifier
+ * `type`; by default the spec's) and a `threshold` of 0, 1 or a fraction.
  */
 export function validBodyArb(
   operation: DetailedOperationId,
@@ -31,7 +32,7 @@ export function validBodyArb(
 ): fc.Arbitrary<unknown> {
   const profile = constraints.profile ?? defaultProfile;
   return zodArbitrary(requestShapeFor(profile, operation), {
-    overrides: VALUES_IN_USE[operation],
+    overrides: valuesInUseFor(operation, profile),
     ...(constraints.maxLength === undefined ? {} : { maxLength: constraints.maxLength }),
     ...(constraints.size === undefined ? {} : { size: constraints.size }),
   });
