@@ -14,8 +14,8 @@ export interface Failure {
   readonly rule?: RuleId;
   /** What went wrong (a judge's problem kind, or "pact-mismatch"), for grouping root causes. */
   readonly kind?: string;
-  /** Where the broken rule comes from: spec, pinned or profile (with the section or key). */
-  readonly source?: RuleSource;
+  /** Where the broken rule comes from: spec, pinned or profile (with the section or key), or a pact. */
+  readonly source?: RuleSource | { readonly source: "pact"; readonly ref: string };
   readonly expected?: string;
   readonly received?: string;
   readonly exchange?: Exchange;

@@ -56,11 +56,14 @@ export class Secrets {
     return value;
   }
 
-  /** One line per value too short to scrub (reports still parse: nothing is replaced). */
+  /** One line per credential with a value too short to scrub (nothing is replaced: reports parse). */
   warnings(): string[] {
-    return [...this.#tooShort].map(
-      ([value, what]) =>
-        `warning: the ${what} is ${value.length} character${value.length === 1 ? "" : "s"} long, too short to remove safely from what the provider sends back; if the provider echoes it, it can appear in the reports (use ${MIN_SCRUBBABLE_LENGTH} or more characters)`,
+    const shortest = new Map<string, number>();
+    for (const [value, what] of this.#tooShort)
+      shortest.set(what, Math.min(shortest.get(what) ?? Number.POSITIVE_INFINITY, value.length));
+    return [...shortest].map(
+      ([what, length]) =>
+        `warning: the ${what} is ${length} character${length === 1 ? "" : "s"} long, too short to remove safely from what the provider sends back; if the provider echoes it, it can appear in the reports (use ${MIN_SCRUBBABLE_LENGTH} or more characters)`,
     );
   }
 }

@@ -164,7 +164,7 @@ function readArgv(argv: readonly string[]): Values {
       o.name,
       { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) },
     ]),
-  ) as Parameters<typeof parseArgs>[0]["options"];
+  ) as NonNullable<Parameters<typeof parseArgs>[0]>["options"];
   try {
     return parseArgs({ args: joinNegativeValues(argv), options, strict: true, allowPositionals: false })
       .values as Values;

@@ -1,4 +1,4 @@
-import { RULES, type RuleSource } from "@idp/contracts";
+import { RULES } from "@idp/contracts";
 import fc from "fast-check";
 import type { Answer, Client } from "../http/client.ts";
 import { curlCommand } from "../http/exchange.ts";
@@ -40,7 +40,7 @@ interface Outcome {
 }
 
 /** The source column of conformance.md §1 for a rule. */
-export const ruleSource = (rule: keyof typeof RULES): RuleSource & { source: string } => ({
+export const ruleSource = (rule: keyof typeof RULES): { source: string; ref: string } => ({
   source: RULES[rule].source,
   ref: RULES[rule].ref,
 });

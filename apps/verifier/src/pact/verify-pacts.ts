@@ -199,7 +199,7 @@ function toResults(
 ): CheckResult[] {
   const consumers = new Set(outcomes.map((o) => o.consumer ?? ""));
   const seen = new Map<string, number>();
-  return outcomes.map((o, i) => {
+  return outcomes.map((o, i): CheckResult => {
     const group = groups[i];
     const qualifier = consumers.size > 1 ? o.consumer : undefined;
     let id = pactCheckId(o.description, qualifier);

@@ -2,7 +2,7 @@
 // on stdout and may panic; isolated here, the parent keeps stdout for its result and survives a
 // crash. The job comes over IPC (never argv or env: it carries broker credentials); the results go
 // back the same way. The provider is never reached directly: Pact talks to the parent's guard.
-import pact, { type VerifierOptions } from "@pact-foundation/pact-core";
+import { Verifier, type VerifierOptions } from "@pact-foundation/pact-core";
 
 export interface PactJob {
   readonly options: VerifierOptions;
@@ -17,7 +17,7 @@ export interface PactJobResult {
 
 async function run(job: PactJob): Promise<PactJobResult> {
   try {
-    return { results: await pact.verifyPacts(job.options) };
+    return { results: await new Verifier(job.options).verify() };
   } catch (e) {
     // pact-core rejects a failed verification with the results JSON as the error's message.
     const message = e instanceof Error ? e.message : String(e);

@@ -1,0 +1,121 @@
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../src/config/parse.ts";
+import { VerifyError } from "../src/errors.ts";
+
+const run = (argv: string[], env: Record<string, string> = {}) => {
+  const r = parseConfig(argv, env, "/work/dir");
+  if (r.kind !== "run") throw new Error(`expected a run, got ${r.kind}`);
+  return r.config;
+};
+const errorOf = (argv: string[], env: Record<string, string> = {}) => {
+  try {
+    parseConfig(argv, env, "/work/dir");
+  } catch (e) {
+    if (e instanceof VerifyError) return e;
+    throw e;
+  }
+  throw new Error("expected a VerifyError");
+};
+
+describe("parseConfig", () => {
+  it("takes credentials from the environment, repeatable --pacts and --report, paths from the user's directory", () => {
+    const c = run(
+      ["--provider-url", "http://127.0.0.1:1/v1/", "--pacts", "a.json", "--pacts", "https://broker/pacts/x", "--report", "json=r.json", "--report", "junit=out/r.xml", "--checks", "R1,R5.invalid-rejected"],
+      { IDP_USERNAME: "u", IDP_PASSWORD: "p" },
+    );
+    expect(c.providerUrl).toBe("http://127.0.0.1:1/v1");
+    expect(c.credentials).toEqual({ username: "u", password: "p" });
+    expect(c.pacts).toEqual([
+      { kind: "path", path: "/work/dir/a.json" },
+      { kind: "url", url: "https://broker/pacts/x" },
+    ]);
+    expect(c.reports).toEqual([
+      { format: "json", path: "/work/dir/r.json" },
+      { format: "junit", path: "/work/dir/out/r.xml" },
+    ]);
+    expect(c.checks).toEqual(["R1", "R5.invalid-rejected"]);
+  });
+
+  it("reads relative paths from INIT_CWD, the directory pnpm was run from", () => {
+    const r = parseConfig(["--report", "html=x.html"], { INIT_CWD: "/home/me/project" });
+    expect(r.kind === "run" && r.config.reports[0]?.path).toBe("/home/me/project/x.html");
+  });
+
+  it("splits URL user-info off where it is placed: provider, states, broker", () => {
+    const c = run([
+      "--provider-url", "http://alice:pa%40ss@127.0.0.1:1/v1",
+      "--provider-states-url", "http://st:sp@127.0.0.1:1/_pact/provider-states",
+      "--broker-url", "https://bu:bp@broker.example",
+    ]);
+    expect(c.providerUrl).toBe("http://127.0.0.1:1/v1");
+    expect(c.credentials).toEqual({ username: "alice", password: "pa@ss" });
+    expect(c.providerStates?.url).toBe("http://127.0.0.1:1/_pact/provider-states");
+    expect(c.providerStates?.authorization).toBe(`Basic ${Buffer.from("st:sp").toString("base64")}`);
+    expect(c.broker?.url).toBe("https://broker.example");
+    expect(c.broker?.auth).toEqual({ username: "bu", password: "bp" });
+    for (const url of [c.providerUrl, c.providerStates?.url, c.broker?.url])
+      expect(url).not.toMatch(/alice|pa%40ss|st:|bu:|@/);
+  });
+
+  it("reads the broker from PACT_BROKER_* and lends its credentials to pact URLs on its origin", () => {
+    const c = run(["--pacts", "https://broker.example/pacts/provider/p/consumer/c/latest", "--pacts", "https://elsewhere/p.json"], {
+      PACT_BROKER_BASE_URL: "https://broker.example",
+      PACT_BROKER_USERNAME: "u",
+      PACT_BROKER_PASSWORD: "pw",
+    });
+    expect(c.broker?.auth).toEqual({ username: "u", password: "pw" });
+    expect(c.pacts[0]).toEqual({
+      kind: "url",
+      url: "https://broker.example/pacts/provider/p/consumer/c/latest",
+      authorization: `Basic ${Buffer.from("u:pw").toString("base64")}`,
+    });
+    expect(c.pacts[1]).toEqual({ kind: "url", url: "https://elsewhere/p.json" });
+  });
+
+  it("makes WIP pacts pending", () => {
+    const c = run(["--broker-url", "http://b", "--include-wip-pacts-since", "2025-01-01", "--provider-branch", "main"]);
+    expect(c.broker?.enablePending).toBe(true);
+  });
+
+  it("defaults to the embedded provider, the repo's pacts, the default profile and a 600 s limit", () => {
+    const c = run([]);
+    expect(c.providerUrl).toBeUndefined();
+    expect(c.defaultPacts).toBe(true);
+    expect(c.profile.name).toBe("default");
+    expect(c.maxDurationMs).toBe(600_000);
+  });
+
+  it("reads --seed -5 as a value", () => {
+    expect(run(["--seed", "-5"]).seed).toBe(-5);
+  });
+
+  it.each<[string[], RegExp, string?]>([
+    [["--nope"], /^unknown option --nope$/],
+    [["--chekcs", "R1"], /^unknown option --chekcs \(did you mean --checks\?\)$/],
+    [["--runs", "-1"], /^--runs must be a whole number from 1 to 1000000 \(received "-1"\)$/],
+    [["--runs", "zero"], /^--runs must be a whole number/],
+    [["--checks", "R9"], /^unknown check id "R9" in --checks/],
+    [["--checks", "R1.auth.no-headr"], /did you mean "R1\.auth\.no-header"\?/],
+    [["--report", "jsn=out.json"], /did you mean json=\.\.\.\?/],
+    [["--provider-url", "http://127.0.0.1:9/v1"], /--provider-url needs credentials/],
+    [["--provider-url", "ftp://x/v1", "--username", "u", "--password", "p"], /--provider-url must be an http\(s\) URL/],
+    [["--consumer-version-selectors", "[]"], /--consumer-version-selectors needs --broker-url/],
+    [["--publish-verification-results"], /--publish-verification-results needs --provider-version/],
+    [["--broker-url", "http://b", "--broker-token", "t", "--broker-username", "u", "--broker-password", "p"], /either --broker-token or --broker-username/],
+    [["--profile", "./nope.json"], /^profile \.\/nope\.json: /, "E_PROFILE"],
+  ])("refuses %j with one line naming the option", (argv, message, code = "E_CONFIG") => {
+    const e = errorOf(argv);
+    expect(e.code).toBe(code);
+    expect(e.message).toMatch(message);
+    expect(e.message).not.toContain("\n");
+  });
+
+  test.prop([fc.string()])("never throws anything but a VerifyError for any --runs value", (value) => {
+    try {
+      parseConfig(["--runs", value], {}, "/");
+    } catch (e) {
+      expect(e).toBeInstanceOf(VerifyError);
+    }
+  });
+});
