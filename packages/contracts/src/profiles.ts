@@ -5,7 +5,7 @@ import {
   type DetailedOperationId,
   detailedOperations,
 } from "./operations.ts";
-import { builtInSource, isProfileKey, PROFILE_KEYS, type ProfileKey } from "./profile-keys.ts";
+import { builtInSource, PROFILE_KEYS, type ProfileKey } from "./profile-keys.ts";
 import type { ProfileShapes } from "./profile-shapes.ts";
 import type { RuleSource } from "./rules.ts";
 import { ClusteringRules, CreateSchemaRequest, UserPublishRequest } from "./shapes.ts";
@@ -115,7 +115,7 @@ function withSourceOf(profile: Omit<ContractProfile, "sourceOf">): ContractProfi
   return {
     ...profile,
     sourceOf(key: ProfileKey): RuleSource {
-      if (!isProfileKey(key))
+      if (!Object.hasOwn(sources, key))
         throw new Error(`sourceOf: "${String(key)}" is not a profile key (see PROFILE_KEYS)`);
       return sources[key];
     },

@@ -32,8 +32,9 @@ export function errorBodyProblem(
 ): Problem | undefined {
   const { status } = res;
   const spec = FIXED_SOURCES.errorBody;
-  const items = describeErrorsItems(profile.errorsItems);
-  const needs = `error (string), error_description (string), errors (array of ${items})`;
+  // Built only for a message: judging a conforming answer stays cheap.
+  const needs = () =>
+    `error (string), error_description (string), errors (array of ${describeErrorsItems(profile.errorsItems)})`;
   if (!isJsonContentType(res.contentType)) {
     const received = res.contentType === undefined ? "none" : JSON.stringify(res.contentType);
     return {
@@ -51,7 +52,7 @@ export function errorBodyProblem(
       kind: "truncated",
       message: `R2: the ${status} error body was cut after ${bodyBytes(res.body)} bytes, too long to be the error body`,
       source: spec,
-      expected: needs,
+      expected: needs(),
       received: `more than ${bodyBytes(res.body)} bytes`,
     };
   const text = bodyText(res.body);
@@ -62,7 +63,7 @@ export function errorBodyProblem(
       kind: "not-json",
       message: `R2: the ${status} error body is not JSON, got ${preview(text)}`,
       source: spec,
-      expected: needs,
+      expected: needs(),
       received: preview(text),
     };
   const result = profile.shapes.ErrorBody.safeParse(parsed.value);
@@ -88,9 +89,9 @@ export function errorBodyProblem(
   return {
     rule: "R2",
     kind: "body-shape",
-    message: `R2: the ${status} error body needs ${needs}; ${received}`,
+    message: `R2: the ${status} error body needs ${needs()}; ${received}`,
     source: spec,
-    expected: needs,
+    expected: needs(),
     received,
   };
 }
