@@ -22,6 +22,7 @@ export {
   type ProfileErrorBody,
   SPEC_ERRORS_ITEMS,
 } from "./error-items.ts";
+export { didYouMean } from "./did-you-mean.ts";
 export { AUTHENTICATION_FAILED } from "./errors.ts";
 export {
   authRejectionProblem,
