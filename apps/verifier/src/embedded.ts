@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Credentials } from "./rules/types.ts";
 import { VerifyError } from "./errors.ts";
+import type { Credentials } from "./rules/types.ts";
 
 export interface EmbeddedProvider {
   readonly baseUrl: string;

@@ -23,7 +23,9 @@ export function helpText(): string {
         o.defaultText ? `default: ${o.defaultText}` : "",
         o.env ? `env ${o.env.join(", ")}` : "",
       ].filter(Boolean);
-      out.push(`  ${flag(o).padEnd(width)}${o.description}${extra.length ? ` (${extra.join("; ")})` : ""}`);
+      out.push(
+        `  ${flag(o).padEnd(width)}${o.description}${extra.length ? ` (${extra.join("; ")})` : ""}`,
+      );
     }
     out.push("");
   }
@@ -33,7 +35,9 @@ export function helpText(): string {
     const needs = c.needs.length ? ` [needs --provider-states-url]` : "";
     out.push(`  ${c.id.padEnd(idWidth)}${c.rule} (${RULES[c.rule].source}): ${c.title}${needs}`);
   }
-  out.push(`  ${"pact.<description>".padEnd(idWidth)}each pact interaction, judged by Pact's verifier`);
+  out.push(
+    `  ${"pact.<description>".padEnd(idWidth)}each pact interaction, judged by Pact's verifier`,
+  );
   out.push(
     "",
     "Exit status: 0 every selected check ran to completion and passed; 1 the provider broke a rule",

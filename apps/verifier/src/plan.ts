@@ -29,7 +29,11 @@ export interface Plan {
 }
 
 /** The id of an interaction in this run: qualified by consumer when several consumers' pacts run. */
-export function interactionId(files: readonly PactFile[], file: PactFile, interaction: PactInteraction): string {
+export function interactionId(
+  files: readonly PactFile[],
+  file: PactFile,
+  interaction: PactInteraction,
+): string {
   const consumers = new Set(files.map((f) => f.consumer));
   return pactCheckId(interaction.description, consumers.size > 1 ? file.consumer : undefined);
 }
@@ -42,7 +46,11 @@ export function interactionId(files: readonly PactFile[], file: PactFile, intera
 export function makePlan(
   config: Config,
   files: readonly PactFile[],
-  options: { readonly statesGiven: boolean; readonly runId: string; readonly noPactsReason?: string },
+  options: {
+    readonly statesGiven: boolean;
+    readonly runId: string;
+    readonly noPactsReason?: string;
+  },
 ): Plan {
   const named = (id: string) => config.checks.some((s) => selects(s, id));
   const selected = (id: string) => config.checks.length === 0 || named(id);
@@ -53,7 +61,12 @@ export function makePlan(
         "E_CHECK_UNAVAILABLE",
         `check ${id} was asked for (--checks ${config.checks.join(",")}) but cannot run: ${reason}`,
       );
-    leftOut.push({ id, kind: id.startsWith(`${PACT_PREFIX}.`) || id === PACT_PREFIX ? "pact" : "conformance", reason, ...(enabledBy ? { enabledBy } : {}) });
+    leftOut.push({
+      id,
+      kind: id.startsWith(`${PACT_PREFIX}.`) || id === PACT_PREFIX ? "pact" : "conformance",
+      reason,
+      ...(enabledBy ? { enabledBy } : {}),
+    });
   };
 
   const checks: CheckDef[] = [];
@@ -61,17 +74,23 @@ export function makePlan(
     if (!selected(def.info.id)) continue;
     const missing = def.info.needs.filter((n) => n === "provider-states" && !options.statesGiven);
     if (missing.length > 0)
-      unavailable(def.info.id, `needs ${missing.map((n) => NEED_OPTION[n]).join(", ")} (conformance.md §4)`, NEED_OPTION[missing[0] as "provider-states"]);
+      unavailable(
+        def.info.id,
+        `needs ${missing.map((n) => NEED_OPTION[n]).join(", ")} (conformance.md §4)`,
+        NEED_OPTION[missing[0] as "provider-states"],
+      );
     else checks.push(def);
   }
 
   // Pacts.
   const pactWanted =
-    config.checks.length === 0 || config.checks.some((s) => selects(s, PACT_PREFIX) || s.startsWith(`${PACT_PREFIX}.`));
+    config.checks.length === 0 ||
+    config.checks.some((s) => selects(s, PACT_PREFIX) || s.startsWith(`${PACT_PREFIX}.`));
   const pactIds: string[] = [];
   const allowed = new Set<PactInteraction>();
   if (pactWanted && config.broker) pactIds.push(PACT_PREFIX);
-  else if (pactWanted && options.noPactsReason) unavailable(PACT_PREFIX, options.noPactsReason, "--pacts PATH|URL");
+  else if (pactWanted && options.noPactsReason)
+    unavailable(PACT_PREFIX, options.noPactsReason, "--pacts PATH|URL");
   else if (pactWanted) {
     for (const file of files)
       for (const interaction of file.interactions) {
@@ -79,17 +98,26 @@ export function makePlan(
         if (!selected(id)) continue;
         const state = interaction.providerStates[0];
         if (state && !options.statesGiven)
-          unavailable(id, `needs provider state "${state.name}": give --provider-states-url`, "--provider-states-url");
+          unavailable(
+            id,
+            `needs provider state "${state.name}": give --provider-states-url`,
+            "--provider-states-url",
+          );
         else {
           allowed.add(interaction);
           pactIds.push(id);
         }
       }
     const unknown = config.checks.filter(
-      (s) => s.startsWith(`${PACT_PREFIX}.`) && !files.some((f) => f.interactions.some((i) => selects(s, interactionId(files, f, i)))),
+      (s) =>
+        s.startsWith(`${PACT_PREFIX}.`) &&
+        !files.some((f) => f.interactions.some((i) => selects(s, interactionId(files, f, i)))),
     );
     if (unknown.length > 0)
-      throw new VerifyError("E_CONFIG", `unknown check id "${unknown[0]}" in --checks: no pact interaction has that description`);
+      throw new VerifyError(
+        "E_CONFIG",
+        `unknown check id "${unknown[0]}" in --checks: no pact interaction has that description`,
+      );
   }
 
   // --shard: units are split from their ids alone, before anything starts.
@@ -104,7 +132,11 @@ export function makePlan(
   const stateUses: StateUse[] = [];
   for (const def of shardChecks) {
     const need = def.state?.({ statesAvailable: options.statesGiven });
-    if (need) stateUses.push({ name: need.name, params: stateParams(need.name, `idpv-${options.runId}-probe`) });
+    if (need)
+      stateUses.push({
+        name: need.name,
+        params: stateParams(need.name, `idpv-${options.runId}-probe`),
+      });
   }
   for (const file of files)
     for (const interaction of file.interactions)

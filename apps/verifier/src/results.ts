@@ -1,5 +1,6 @@
 import type { RuleId, RuleSource } from "@idp/contracts";
 import type { Exchange } from "./http/exchange.ts";
+import type { Finding } from "./report/findings.ts";
 
 /**
  * passed: every run asked for ran and passed; failed: the provider broke the rule; incomplete: a time
@@ -73,7 +74,11 @@ export interface CheckResult {
   readonly warnings: readonly Warning[];
   readonly failure?: Failure;
   /** Pact: whose pact this interaction is. */
-  readonly consumer?: { readonly name: string; readonly version?: string; readonly branch?: string };
+  readonly consumer?: {
+    readonly name: string;
+    readonly version?: string;
+    readonly branch?: string;
+  };
 }
 
 /** A check the options did not allow: never counted as passed, named with what would enable it. */
@@ -106,6 +111,8 @@ export interface VerifyReport {
   };
   readonly pactSources: readonly string[];
   readonly checks: readonly CheckResult[];
+  /** The failed checks grouped by what they say about the provider (one root cause each). */
+  readonly findings: readonly Finding[];
   readonly leftOut: readonly LeftOut[];
   /** operation -> status -> count, over every request sent. */
   readonly grid: Readonly<Record<string, Readonly<Record<string, number>>>>;

@@ -41,7 +41,8 @@ export class Secrets {
   scrub(text: string): string {
     if (this.#ordered.length === 0) return text;
     let out = text;
-    for (const value of this.#ordered) if (out.includes(value)) out = out.split(value).join(REDACTED);
+    for (const value of this.#ordered)
+      if (out.includes(value)) out = out.split(value).join(REDACTED);
     return out;
   }
 

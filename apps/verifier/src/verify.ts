@@ -11,6 +11,7 @@ import { loadPacts, type PactFile } from "./pact/files.ts";
 import { PACT_PREFIX } from "./pact/ids.ts";
 import { verifyPacts } from "./pact/verify-pacts.ts";
 import { makePlan, selects } from "./plan.ts";
+import { findingsOf } from "./report/findings.ts";
 import { type CheckResult, exitCodeOf, type VerifyReport } from "./results.ts";
 import { CHECKS, OBSERVED_CHECKS, observeRules, withObservations } from "./rules/index.ts";
 import type { Credentials, RuleContext } from "./rules/types.ts";
@@ -52,7 +53,10 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       noPactsReason = `no pacts to verify: ${e.message}`;
     }
     if (!noPactsReason && files.every((f) => f.interactions.length === 0))
-      throw new VerifyError("E_NO_PACTS", `the pacts in ${config.pacts.map(sourceText).join(", ")} hold no interaction`);
+      throw new VerifyError(
+        "E_NO_PACTS",
+        `the pacts in ${config.pacts.map(sourceText).join(", ")} hold no interaction`,
+      );
   }
   const embeddedWanted = config.providerUrl === undefined;
   const statesGiven = embeddedWanted || config.providerStates !== undefined;
@@ -127,7 +131,8 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       results.push(r);
       io.onResult?.(r);
     };
-    const hold = (r: CheckResult) => (config.shard || OBSERVED_CHECKS.has(r.id) ? held.push(r) : emit(r));
+    const hold = (r: CheckResult) =>
+      config.shard || OBSERVED_CHECKS.has(r.id) ? held.push(r) : emit(r);
     const pacts = plan.pacts
       ? verifyPacts({
           files,
@@ -142,27 +147,39 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
           timeoutMs: config.timeoutMs,
           deadline,
         }).then((rs) => {
-          for (const r of rs) (config.shard ? held.push(r) : emit(r));
+          for (const r of rs) config.shard ? held.push(r) : emit(r);
         })
       : Promise.resolve();
     const conformance = Promise.all(
-      plan.checks.map((def) =>
-        runCheck(def, engine, CHECKS.indexOf(def)).then(hold),
-      ),
+      plan.checks.map((def) => runCheck(def, engine, CHECKS.indexOf(def)).then(hold)),
     );
     await Promise.all([pacts, conformance]);
     const selectedIds = new Set(plan.checks.map((c) => c.info.id));
     const foreign = new Set(
-      [...OBSERVED_CHECKS].filter((id) => config.shard && !selectedIds.has(id) && (config.checks.length === 0 || config.checks.some((s) => selects(s, id)))),
+      [...OBSERVED_CHECKS].filter(
+        (id) =>
+          config.shard &&
+          !selectedIds.has(id) &&
+          (config.checks.length === 0 || config.checks.some((s) => selects(s, id))),
+      ),
     );
     for (const r of held) emit(withObservations(r, observations, foreign));
 
     const order = new Map(CHECKS.map((c, i) => [c.info.id, i]));
     const ordered = [
       ...results.filter((r) => r.kind === "pact"),
-      ...results.filter((r) => r.kind === "conformance").sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)),
+      ...results
+        .filter((r) => r.kind === "conformance")
+        .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)),
     ];
-    const summary = { passed: 0, failed: 0, incomplete: 0, error: 0, leftOut: plan.leftOut.length, warnings: 0 };
+    const summary = {
+      passed: 0,
+      failed: 0,
+      incomplete: 0,
+      error: 0,
+      leftOut: plan.leftOut.length,
+      warnings: 0,
+    };
     for (const r of ordered) {
       summary[r.status]++;
       summary.warnings += r.warnings.length;
@@ -170,7 +187,9 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     const exitCode = exitCodeOf(ordered);
     const grid: Record<string, Record<string, number>> = {};
     for (const [op, row] of client.tally)
-      grid[op] = Object.fromEntries([...row].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]));
+      grid[op] = Object.fromEntries(
+        [...row].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]),
+      );
     return {
       tool: { name: "idp-verify", version: VERSION },
       startedAt: startedAt.toISOString(),
@@ -182,12 +201,17 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       runs: config.runs,
       profile: {
         name: config.profile.name,
-        ...(config.profileArg !== "default" && config.profileArg !== "strict" ? { file: config.profileArg } : {}),
+        ...(config.profileArg !== "default" && config.profileArg !== "strict"
+          ? { file: config.profileArg }
+          : {}),
       },
       runId,
-      ...(config.shard && plan.shardUnits ? { shard: { ...config.shard, ...plan.shardUnits } } : {}),
+      ...(config.shard && plan.shardUnits
+        ? { shard: { ...config.shard, ...plan.shardUnits } }
+        : {}),
       pactSources: config.broker ? [config.broker.url] : files.map((f) => f.location),
       checks: ordered,
+      findings: findingsOf(ordered),
       leftOut: plan.leftOut,
       grid,
       requests: { sent: client.sent, answered: client.answered },
@@ -246,7 +270,9 @@ async function preflight(client: Client, providerUrl: string): Promise<void> {
   const failures = answers.flatMap((a) => (a.raw.kind === "transport-error" ? [a.raw] : []));
   if (failures.length === answers.length) {
     const f = failures[0] as (typeof failures)[number];
-    const what = f.code.startsWith("HPE_") ? "answered something that is not HTTP" : "did not answer";
+    const what = f.code.startsWith("HPE_")
+      ? "answered something that is not HTTP"
+      : "did not answer";
     throw new VerifyError(
       "E_PROVIDER_UNREACHABLE",
       `the provider at ${providerUrl} ${what} (${f.code}: ${f.message})`,

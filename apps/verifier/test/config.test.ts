@@ -21,7 +21,20 @@ const errorOf = (argv: string[], env: Record<string, string> = {}) => {
 describe("parseConfig", () => {
   it("takes credentials from the environment, repeatable --pacts and --report, paths from the user's directory", () => {
     const c = run(
-      ["--provider-url", "http://127.0.0.1:1/v1/", "--pacts", "a.json", "--pacts", "https://broker/pacts/x", "--report", "json=r.json", "--report", "junit=out/r.xml", "--checks", "R1,R5.invalid-rejected"],
+      [
+        "--provider-url",
+        "http://127.0.0.1:1/v1/",
+        "--pacts",
+        "a.json",
+        "--pacts",
+        "https://broker/pacts/x",
+        "--report",
+        "json=r.json",
+        "--report",
+        "junit=out/r.xml",
+        "--checks",
+        "R1,R5.invalid-rejected",
+      ],
       { IDP_USERNAME: "u", IDP_PASSWORD: "p" },
     );
     expect(c.providerUrl).toBe("http://127.0.0.1:1/v1");
@@ -44,14 +57,19 @@ describe("parseConfig", () => {
 
   it("splits URL user-info off where it is placed: provider, states, broker", () => {
     const c = run([
-      "--provider-url", "http://alice:pa%40ss@127.0.0.1:1/v1",
-      "--provider-states-url", "http://st:sp@127.0.0.1:1/_pact/provider-states",
-      "--broker-url", "https://bu:bp@broker.example",
+      "--provider-url",
+      "http://alice:pa%40ss@127.0.0.1:1/v1",
+      "--provider-states-url",
+      "http://st:sp@127.0.0.1:1/_pact/provider-states",
+      "--broker-url",
+      "https://bu:bp@broker.example",
     ]);
     expect(c.providerUrl).toBe("http://127.0.0.1:1/v1");
     expect(c.credentials).toEqual({ username: "alice", password: "pa@ss" });
     expect(c.providerStates?.url).toBe("http://127.0.0.1:1/_pact/provider-states");
-    expect(c.providerStates?.authorization).toBe(`Basic ${Buffer.from("st:sp").toString("base64")}`);
+    expect(c.providerStates?.authorization).toBe(
+      `Basic ${Buffer.from("st:sp").toString("base64")}`,
+    );
     expect(c.broker?.url).toBe("https://broker.example");
     expect(c.broker?.auth).toEqual({ username: "bu", password: "bp" });
     for (const url of [c.providerUrl, c.providerStates?.url, c.broker?.url])
@@ -59,11 +77,19 @@ describe("parseConfig", () => {
   });
 
   it("reads the broker from PACT_BROKER_* and lends its credentials to pact URLs on its origin", () => {
-    const c = run(["--pacts", "https://broker.example/pacts/provider/p/consumer/c/latest", "--pacts", "https://elsewhere/p.json"], {
-      PACT_BROKER_BASE_URL: "https://broker.example",
-      PACT_BROKER_USERNAME: "u",
-      PACT_BROKER_PASSWORD: "pw",
-    });
+    const c = run(
+      [
+        "--pacts",
+        "https://broker.example/pacts/provider/p/consumer/c/latest",
+        "--pacts",
+        "https://elsewhere/p.json",
+      ],
+      {
+        PACT_BROKER_BASE_URL: "https://broker.example",
+        PACT_BROKER_USERNAME: "u",
+        PACT_BROKER_PASSWORD: "pw",
+      },
+    );
     expect(c.broker?.auth).toEqual({ username: "u", password: "pw" });
     expect(c.pacts[0]).toEqual({
       kind: "url",
@@ -74,7 +100,14 @@ describe("parseConfig", () => {
   });
 
   it("makes WIP pacts pending", () => {
-    const c = run(["--broker-url", "http://b", "--include-wip-pacts-since", "2025-01-01", "--provider-branch", "main"]);
+    const c = run([
+      "--broker-url",
+      "http://b",
+      "--include-wip-pacts-since",
+      "2025-01-01",
+      "--provider-branch",
+      "main",
+    ]);
     expect(c.broker?.enablePending).toBe(true);
   });
 
@@ -99,10 +132,25 @@ describe("parseConfig", () => {
     [["--checks", "R1.auth.no-headr"], /did you mean "R1\.auth\.no-header"\?/],
     [["--report", "jsn=out.json"], /did you mean json=\.\.\.\?/],
     [["--provider-url", "http://127.0.0.1:9/v1"], /--provider-url needs credentials/],
-    [["--provider-url", "ftp://x/v1", "--username", "u", "--password", "p"], /--provider-url must be an http\(s\) URL/],
+    [
+      ["--provider-url", "ftp://x/v1", "--username", "u", "--password", "p"],
+      /--provider-url must be an http\(s\) URL/,
+    ],
     [["--consumer-version-selectors", "[]"], /--consumer-version-selectors needs --broker-url/],
     [["--publish-verification-results"], /--publish-verification-results needs --provider-version/],
-    [["--broker-url", "http://b", "--broker-token", "t", "--broker-username", "u", "--broker-password", "p"], /either --broker-token or --broker-username/],
+    [
+      [
+        "--broker-url",
+        "http://b",
+        "--broker-token",
+        "t",
+        "--broker-username",
+        "u",
+        "--broker-password",
+        "p",
+      ],
+      /either --broker-token or --broker-username/,
+    ],
     [["--profile", "./nope.json"], /^profile \.\/nope\.json: /, "E_PROFILE"],
   ])("refuses %j with one line naming the option", (argv, message, code = "E_CONFIG") => {
     const e = errorOf(argv);
@@ -111,11 +159,14 @@ describe("parseConfig", () => {
     expect(e.message).not.toContain("\n");
   });
 
-  test.prop([fc.string()])("never throws anything but a VerifyError for any --runs value", (value) => {
-    try {
-      parseConfig(["--runs", value], {}, "/");
-    } catch (e) {
-      expect(e).toBeInstanceOf(VerifyError);
-    }
-  });
+  test.prop([fc.string()])(
+    "never throws anything but a VerifyError for any --runs value",
+    (value) => {
+      try {
+        parseConfig(["--runs", value], {}, "/");
+      } catch (e) {
+        expect(e).toBeInstanceOf(VerifyError);
+      }
+    },
+  );
 });

@@ -15,8 +15,12 @@ describe("Secrets", () => {
   it("never scrubs a value too short to cut out safely, and says so once", () => {
     const s = new Secrets();
     s.addBasic("u", "e", "password");
-    expect(s.scrub("the error body: {\"e\": \"e\"}")).toBe("the error body: {\"e\": \"e\"}");
-    expect(s.warnings()).toEqual([expect.stringMatching(/^warning: the password is 1 character long, too short to remove safely/)]);
+    expect(s.scrub('the error body: {"e": "e"}')).toBe('the error body: {"e": "e"}');
+    expect(s.warnings()).toEqual([
+      expect.stringMatching(
+        /^warning: the password is 1 character long, too short to remove safely/,
+      ),
+    ]);
   });
 
   it("scrubs every string of a JSON value and keeps it JSON", () => {

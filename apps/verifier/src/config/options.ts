@@ -145,7 +145,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: "LIST",
     group: "checks",
     defaultText: "every check the given options allow",
-    description: "comma list of check ids or prefixes (R1, R4.valid-accepted, pact); see the list below",
+    description:
+      "comma list of check ids or prefixes (R1, R4.valid-accepted, pact); see the list below",
   },
   {
     name: "profile",
@@ -153,7 +154,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: "default|strict|PATH",
     group: "checks",
     defaultText: "default",
-    description: "how payloads and statuses are read (conformance.md §6): a built-in or a profile file",
+    description:
+      "how payloads and statuses are read (conformance.md §6): a built-in or a profile file",
   },
   {
     name: "runs",
@@ -209,7 +211,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     multiple: true,
     value: "FORMAT=PATH",
     group: "output",
-    description: "write a report: json=..., junit=..., html=... (paths from the working directory); repeat for several",
+    description:
+      "write a report: json=..., junit=..., html=... (paths from the working directory); repeat for several",
   },
   { name: "version", type: "boolean", group: "general", description: "print the version" },
   { name: "help", type: "boolean", short: "h", group: "general", description: "print this help" },

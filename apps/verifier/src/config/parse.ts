@@ -162,21 +162,34 @@ function readArgv(argv: readonly string[]): Values {
   const options = Object.fromEntries(
     OPTIONS.map((o) => [
       o.name,
-      { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) },
+      {
+        type: o.type,
+        ...(o.multiple ? { multiple: true } : {}),
+        ...(o.short ? { short: o.short } : {}),
+      },
     ]),
   ) as NonNullable<Parameters<typeof parseArgs>[0]>["options"];
   try {
-    return parseArgs({ args: joinNegativeValues(argv), options, strict: true, allowPositionals: false })
-      .values as Values;
+    return parseArgs({
+      args: joinNegativeValues(argv),
+      options,
+      strict: true,
+      allowPositionals: false,
+    }).values as Values;
   } catch (e) {
     const err = e as { code?: string; message: string };
     const flag = /'(-{1,2}[^'\s]+)/.exec(err.message)?.[1];
     if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
-      const close = didYouMean(flag.replace(/^-+/, ""), OPTIONS.map((o) => o.name));
+      const close = didYouMean(
+        flag.replace(/^-+/, ""),
+        OPTIONS.map((o) => o.name),
+      );
       fail(`unknown option ${flag}${close ? ` (did you mean --${close}?)` : ""}`);
     }
     if (err.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
-      fail(`unexpected argument ${flag ?? ""}: every value belongs to an option, e.g. --pacts PATH`);
+      fail(
+        `unexpected argument ${flag ?? ""}: every value belongs to an option, e.g. --pacts PATH`,
+      );
     if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
       const spec = OPTIONS.find((o) => `--${o.name}` === flag.split("=")[0]);
       fail(
@@ -190,7 +203,7 @@ function readArgv(argv: readonly string[]): Values {
 }
 
 /** An option's value: the flag, else its environment variables. */
-function valueOf(
+function optionValue(
   values: Values,
   env: Readonly<Record<string, string | undefined>>,
   name: string,
@@ -216,7 +229,7 @@ export function parseConfig(
   const values = readArgv(argv);
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
-  const str = (name: string) => valueOf(values, env, name);
+  const str = (name: string) => optionValue(values, env, name);
 
   // The provider, its credentials (URL user-info counts as --username/--password).
   const rawProvider = str("provider-url");
@@ -228,15 +241,21 @@ export function parseConfig(
   const username = str("username") ?? provider?.credentials?.username;
   const password = str("password") ?? provider?.credentials?.password;
   if ((username === undefined) !== (password === undefined))
-    fail("give both a username and a password (--username/--password or IDP_USERNAME/IDP_PASSWORD)");
+    fail(
+      "give both a username and a password (--username/--password or IDP_USERNAME/IDP_PASSWORD)",
+    );
   if (username?.includes(":"))
     fail("the username must not contain ':' (Basic credentials are user:password)");
   if (providerUrl !== undefined && username === undefined)
-    fail("--provider-url needs credentials: IDP_USERNAME and IDP_PASSWORD, or --username and --password");
+    fail(
+      "--provider-url needs credentials: IDP_USERNAME and IDP_PASSWORD, or --username and --password",
+    );
 
   const rawStates = str("provider-states-url");
   const states =
-    rawStates === undefined ? undefined : splitUserInfo(parseOrFail(httpUrl("--provider-states-url"), rawStates));
+    rawStates === undefined
+      ? undefined
+      : splitUserInfo(parseOrFail(httpUrl("--provider-states-url"), rawStates));
   if (providerUrl === undefined && states !== undefined)
     fail("--provider-states-url needs --provider-url (the embedded provider has its own)");
 
@@ -252,12 +271,17 @@ export function parseConfig(
 
   // The broker.
   const rawBroker = str("broker-url");
-  const broker0 = rawBroker === undefined ? undefined : splitUserInfo(parseOrFail(httpUrl("--broker-url"), rawBroker));
+  const broker0 =
+    rawBroker === undefined
+      ? undefined
+      : splitUserInfo(parseOrFail(httpUrl("--broker-url"), rawBroker));
   const token = str("broker-token");
   const brokerUser = str("broker-username") ?? broker0?.credentials?.username;
   const brokerPassword = str("broker-password") ?? broker0?.credentials?.password;
   if ((brokerUser === undefined) !== (brokerPassword === undefined))
-    fail("give both --broker-username and --broker-password (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)");
+    fail(
+      "give both --broker-username and --broker-password (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)",
+    );
   if (token !== undefined && brokerUser !== undefined)
     fail("give either --broker-token or --broker-username/--broker-password, not both");
   const brokerAuth: BrokerAuth | undefined =
@@ -274,18 +298,30 @@ export function parseConfig(
   ] as const;
   if (!broker0)
     for (const flag of brokerOnly)
-      if (values[flag] !== undefined && !(flag === "provider-branch" && values["publish-verification-results"]))
+      if (
+        values[flag] !== undefined &&
+        !(flag === "provider-branch" && values["publish-verification-results"])
+      )
         fail(`--${flag} needs --broker-url (or PACT_BROKER_BASE_URL)`);
-  const providerBranch = typeof values["provider-branch"] === "string" ? values["provider-branch"] : undefined;
-  if (providerBranch !== undefined && providerBranch.trim() === "") fail("--provider-branch must not be empty");
-  const wipSince = typeof values["include-wip-pacts-since"] === "string" ? values["include-wip-pacts-since"] : undefined;
+  const providerBranch =
+    typeof values["provider-branch"] === "string" ? values["provider-branch"] : undefined;
+  if (providerBranch !== undefined && providerBranch.trim() === "")
+    fail("--provider-branch must not be empty");
+  const wipSince =
+    typeof values["include-wip-pacts-since"] === "string"
+      ? values["include-wip-pacts-since"]
+      : undefined;
   if (wipSince !== undefined && Number.isNaN(Date.parse(wipSince)))
-    fail(`--include-wip-pacts-since must be a date, e.g. 2025-01-01 (received ${JSON.stringify(wipSince)})`);
+    fail(
+      `--include-wip-pacts-since must be a date, e.g. 2025-01-01 (received ${JSON.stringify(wipSince)})`,
+    );
   // WIP pacts are pending by definition: a consumer's work in progress never fails the build.
   const enablePending = values["enable-pending"] === true || wipSince !== undefined;
   // Pact sends providerVersionBranch "" without a branch, which a broker refuses with pending/WIP.
   if (enablePending && !providerBranch)
-    fail("--enable-pending and --include-wip-pacts-since need --provider-branch (the broker works out pending and WIP pacts per provider branch)");
+    fail(
+      "--enable-pending and --include-wip-pacts-since need --provider-branch (the broker works out pending and WIP pacts per provider branch)",
+    );
   const broker: BrokerSource | undefined = broker0
     ? {
         url: broker0.url.replace(/\/+$/, ""),
@@ -301,11 +337,15 @@ export function parseConfig(
     : undefined;
 
   let publish: PublishOptions | undefined;
-  const providerVersion = typeof values["provider-version"] === "string" ? values["provider-version"] : undefined;
+  const providerVersion =
+    typeof values["provider-version"] === "string" ? values["provider-version"] : undefined;
   if (values["publish-verification-results"]) {
     if (!providerVersion) fail("--publish-verification-results needs --provider-version");
     if (!broker) fail("--publish-verification-results needs --broker-url (results go to a broker)");
-    publish = { providerVersion: providerVersion as string, ...(providerBranch ? { providerBranch } : {}) };
+    publish = {
+      providerVersion: providerVersion as string,
+      ...(providerBranch ? { providerBranch } : {}),
+    };
   } else if (providerVersion !== undefined)
     fail("--provider-version goes with --publish-verification-results");
 
@@ -351,13 +391,17 @@ export function parseConfig(
 
   const config: Config = {
     ...(providerUrl !== undefined ? { providerUrl } : {}),
-    ...(username !== undefined && password !== undefined ? { credentials: { username, password } } : {}),
+    ...(username !== undefined && password !== undefined
+      ? { credentials: { username, password } }
+      : {}),
     ...(states
       ? {
           providerStates: {
             url: states.url,
             ...(states.credentials
-              ? { authorization: `Basic ${base64(`${states.credentials.username}:${states.credentials.password}`)}` }
+              ? {
+                  authorization: `Basic ${base64(`${states.credentials.username}:${states.credentials.password}`)}`,
+                }
               : {}),
           },
         }
@@ -369,7 +413,10 @@ export function parseConfig(
     checks,
     profile,
     profileArg,
-    runs: values.runs === undefined ? 100 : parseOrFail(wholeNumber("--runs", 1, 1_000_000), values.runs),
+    runs:
+      values.runs === undefined
+        ? 100
+        : parseOrFail(wholeNumber("--runs", 1, 1_000_000), values.runs),
     seed:
       values.seed === undefined
         ? Math.floor(Math.random() * 2 ** 31)
@@ -384,9 +431,13 @@ export function parseConfig(
         ? 600
         : parseOrFail(wholeNumber("--max-duration", 1, 86_400), values["max-duration"])),
     concurrency:
-      values.concurrency === undefined ? 16 : parseOrFail(wholeNumber("--concurrency", 1, 256), values.concurrency),
+      values.concurrency === undefined
+        ? 16
+        : parseOrFail(wholeNumber("--concurrency", 1, 256), values.concurrency),
     maxConsecutiveTransportFailures: 5,
-    reports: ((values.report as string[] | undefined) ?? []).map((r) => parseOrFail(reportSchema, r)),
+    reports: ((values.report as string[] | undefined) ?? []).map((r) =>
+      parseOrFail(reportSchema, r),
+    ),
     ...(typeof values.shard === "string" ? { shard: parseShard(values.shard) } : {}),
     cwd,
   };

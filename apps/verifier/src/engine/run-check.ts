@@ -52,7 +52,10 @@ class CheckRun {
   readonly batches: Batches | undefined;
   requests = 0;
   done = 0;
-  readonly warnings = new Map<string, { message: string; count: number; exchange?: Warning["exchange"] }>();
+  readonly warnings = new Map<
+    string,
+    { message: string; count: number; exchange?: Warning["exchange"] }
+  >();
 
   constructor(def: CheckDef, e: EngineContext, checkNo: number) {
     this.def = def;
@@ -103,7 +106,11 @@ class CheckRun {
  * a sequential run would have stopped at) is shrunk sequentially with `fc.check` replaying from the
  * seed and that index, so counterexample, seed, path and replay are exactly a sequential run's.
  */
-export async function runCheck(def: CheckDef, e: EngineContext, checkNo: number): Promise<CheckResult> {
+export async function runCheck(
+  def: CheckDef,
+  e: EngineContext,
+  checkNo: number,
+): Promise<CheckResult> {
   const started = performance.now();
   const run = new CheckRun(def, e, checkNo);
   let first: { index: number; outcome: Outcome } | undefined;
@@ -114,7 +121,8 @@ export async function runCheck(def: CheckDef, e: EngineContext, checkNo: number)
   const inflight = new Set<Promise<void>>();
   let chunk: Case[] = [];
   let next = 0;
-  const stop = () => first !== undefined || stateFailure !== undefined || notRun || crash !== undefined;
+  const stop = () =>
+    first !== undefined || stateFailure !== undefined || notRun || crash !== undefined;
 
   while (next < e.runs && !stop()) {
     if (performance.now() >= e.deadline) {
@@ -178,7 +186,8 @@ export async function runCheck(def: CheckDef, e: EngineContext, checkNo: number)
     ...rest,
   });
 
-  if (first) return finish({ status: "failed", failure: await shrink(run, first.index, first.outcome) });
+  if (first)
+    return finish({ status: "failed", failure: await shrink(run, first.index, first.outcome) });
   if (crash !== undefined)
     return finish({
       status: "error",
@@ -206,7 +215,8 @@ async function shrink(run: CheckRun, index: number, original: Outcome): Promise<
   let note: string | undefined;
   let path = String(index);
   let shrinks = 0;
-  const violation = original.verdict && !original.verdict.ok ? original.verdict.violation : undefined;
+  const violation =
+    original.verdict && !original.verdict.ok ? original.verdict.violation : undefined;
   if (violation?.kind === "no-answer") note = "not shrunk: the provider did not answer";
   else {
     const batch = run.batches?.dedicated("shrink");

@@ -33,7 +33,11 @@ export class ProviderStates {
     this.#authorization = authorization;
   }
 
-  async change(state: string, params: StateUse["params"], action: StateAction): Promise<StateResult> {
+  async change(
+    state: string,
+    params: StateUse["params"],
+    action: StateAction,
+  ): Promise<StateResult> {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json",
@@ -58,7 +62,9 @@ export class ProviderStates {
         reason: `${action} of state "${state}": no answer (${raw.code}: ${this.#secrets.scrub(raw.message)})`,
       };
     if (raw.status < 200 || raw.status > 299) {
-      const text = this.#secrets.scrub(raw.body.subarray(0, 300).toString("utf8")).replace(/\s+/g, " ");
+      const text = this.#secrets
+        .scrub(raw.body.subarray(0, 300).toString("utf8"))
+        .replace(/\s+/g, " ");
       return {
         ok: false,
         reason: `${action} of state "${state}" answered ${raw.status}${text ? `: ${text.slice(0, 200)}` : ""}`,

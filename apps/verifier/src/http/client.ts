@@ -87,7 +87,10 @@ export class Client {
       raw = await send(
         this.#pool(req.origin),
         { method: req.method, path: req.path, headers: req.headers, ...bodyOf(req) },
-        { timeoutMs: this.options.timeoutMs, maxBodyBytes: this.options.maxBodyBytes ?? MAX_BODY_BYTES },
+        {
+          timeoutMs: this.options.timeoutMs,
+          maxBodyBytes: this.options.maxBodyBytes ?? MAX_BODY_BYTES,
+        },
       );
     }
     if (raw.kind === "response") {
@@ -95,7 +98,10 @@ export class Client {
       this.#consecutiveFailures = 0;
       if (req.operation) {
         let row = this.tally.get(req.operation);
-        if (!row) this.tally.set(req.operation, (row = new Map()));
+        if (!row) {
+          row = new Map();
+          this.tally.set(req.operation, row);
+        }
         row.set(raw.status, (row.get(raw.status) ?? 0) + 1);
       }
     } else if (raw !== NOT_SENT) {

@@ -86,7 +86,12 @@ export async function send(
       status: res.statusCode,
       headers: res.headers,
       contentType: Array.isArray(contentType) ? contentType.join(", ") : contentType,
-      body: chunks.length === 0 ? EMPTY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+      body:
+        chunks.length === 0
+          ? EMPTY
+          : chunks.length === 1
+            ? (chunks[0] as Buffer)
+            : Buffer.concat(chunks, size),
       truncated,
       durationMs: Math.round(performance.now() - started),
     };
@@ -107,7 +112,11 @@ export async function send(
 
 /** The most specific code and message of a network error (undici wraps the system error in `cause`). */
 function transportError(e: unknown): { code: string; message: string } {
-  const err = e as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const err = e as {
+    code?: unknown;
+    message?: unknown;
+    cause?: { code?: unknown; message?: unknown };
+  };
   const causeCode = typeof err.cause?.code === "string" ? err.cause.code : undefined;
   const code = causeCode ?? (typeof err.code === "string" ? err.code : "EREQUEST");
   const message =

@@ -71,10 +71,15 @@ const durationMs = (d: string | undefined): number | undefined => {
   const m = /^(\d+(?:\.\d+)?)(ms|s|µs|us|ns)$/.exec(d ?? "");
   if (!m) return undefined;
   const n = Number(m[1]);
-  return Math.round(m[2] === "s" ? n * 1000 : m[2] === "ms" ? n : m[2] === "ns" ? n / 1e6 : n / 1000);
+  return Math.round(
+    m[2] === "s" ? n * 1000 : m[2] === "ms" ? n : m[2] === "ns" ? n / 1e6 : n / 1000,
+  );
 };
 
-function mismatchesOf(m: z.infer<typeof MismatchResult> | undefined, scrub: (s: string) => string): {
+function mismatchesOf(
+  m: z.infer<typeof MismatchResult> | undefined,
+  scrub: (s: string) => string,
+): {
   mismatches: PactMismatch[];
   error?: string;
 } {
@@ -103,7 +108,10 @@ function mismatchesOf(m: z.infer<typeof MismatchResult> | undefined, scrub: (s: 
  * quote the provider's answers) as it is read, never to the serialized whole.
  * @returns undefined when the text is not Pact's results at all.
  */
-export function parseFfiResults(json: string, scrub: (s: string) => string): PactOutcome | undefined {
+export function parseFfiResults(
+  json: string,
+  scrub: (s: string) => string,
+): PactOutcome | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(json);

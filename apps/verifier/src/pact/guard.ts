@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PACT_WRONG_AUTHORIZATION } from "@idp/contracts";
+import type { ProviderStates } from "../engine/states.ts";
 import type { Answer, Client } from "../http/client.ts";
 import { shq } from "../http/exchange.ts";
-import type { ProviderStates } from "../engine/states.ts";
 import type { Secrets } from "../secrets.ts";
 
 /** Where Pact's verifier sends state changes: the guard answers them (forwarding real ones). */
@@ -74,7 +74,9 @@ export class PactGuard {
     const server = createServer((req, res) => {
       this.#handle(req, res).catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-        res.end(`idp-verify guard: ${this.#options.secrets.scrub(String((e as Error)?.message ?? e))}`);
+        res.end(
+          `idp-verify guard: ${this.#options.secrets.scrub(String((e as Error)?.message ?? e))}`,
+        );
       });
     });
     server.keepAliveTimeout = 30_000;
@@ -93,7 +95,12 @@ export class PactGuard {
   #current(): GuardGroup {
     const last = this.groups[this.groups.length - 1];
     if (last && !last.tornDown && !last.answer) return last;
-    const group: GuardGroup = { states: [], startedAt: performance.now(), endedAt: 0, tornDown: false };
+    const group: GuardGroup = {
+      states: [],
+      startedAt: performance.now(),
+      endedAt: 0,
+      tornDown: false,
+    };
     this.groups.push(group);
     return group;
   }
@@ -101,7 +108,9 @@ export class PactGuard {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readAll(req);
     if (body === undefined) {
-      res.writeHead(413, { "content-type": "text/plain" }).end("idp-verify guard: request too large");
+      res
+        .writeHead(413, { "content-type": "text/plain" })
+        .end("idp-verify guard: request too large");
       return;
     }
     if (req.url === GUARD_STATES_PATH && req.method === "POST") return this.#state(body, res);
@@ -109,7 +118,8 @@ export class PactGuard {
     const { placeholderAuthorization, realAuthorization } = this.#options;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers))
-      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+      if (value !== undefined && !HOP_BY_HOP.has(name))
+        headers[name] = Array.isArray(value) ? value.join(", ") : value;
     const sent = headers.authorization;
     let credentials = "no Authorization header";
     let curlAuth: string[] = [];
@@ -119,7 +129,12 @@ export class PactGuard {
       curlAuth = ["-u", `"$IDP_USERNAME:$IDP_PASSWORD"`];
     } else if (sent !== undefined) {
       credentials = "the pact's own Authorization value";
-      curlAuth = ["-H", sent === PACT_WRONG_AUTHORIZATION ? shq(`Authorization: ${sent}`) : `'Authorization: <the value in the pact>'`];
+      curlAuth = [
+        "-H",
+        sent === PACT_WRONG_AUTHORIZATION
+          ? shq(`Authorization: ${sent}`)
+          : `'Authorization: <the value in the pact>'`,
+      ];
     }
     const answer = await this.#options.client.send(
       {
@@ -167,7 +182,9 @@ export class PactGuard {
       return;
     }
     const name = typeof change.state === "string" ? change.state : "";
-    const params = (typeof change.params === "object" && change.params !== null ? change.params : {}) as Record<string, unknown>;
+    const params = (
+      typeof change.params === "object" && change.params !== null ? change.params : {}
+    ) as Record<string, unknown>;
     const action = change.action === "teardown" ? "teardown" : "setup";
     const group = action === "setup" ? this.#current() : this.groups[this.groups.length - 1];
     if (group && action === "teardown") {
@@ -184,7 +201,10 @@ export class PactGuard {
     const states = this.#options.states;
     const result = states
       ? await states.change(name, params, action)
-      : { ok: false as const, reason: `the interaction needs provider state "${name}": give --provider-states-url` };
+      : {
+          ok: false as const,
+          reason: `the interaction needs provider state "${name}": give --provider-states-url`,
+        };
     if (!result.ok) {
       if (action === "setup") entry.failure = result.reason;
       res.writeHead(500, { "content-type": "text/plain" }).end(result.reason);
@@ -195,7 +215,9 @@ export class PactGuard {
 }
 
 function withheld(res: ServerResponse, code: string, why: string): void {
-  res.writeHead(502, { "content-type": "text/plain", "x-idp-verify-guard": code }).end(`idp-verify: ${why}`);
+  res
+    .writeHead(502, { "content-type": "text/plain", "x-idp-verify-guard": code })
+    .end(`idp-verify: ${why}`);
 }
 
 function readAll(req: IncomingMessage): Promise<Buffer | undefined> {

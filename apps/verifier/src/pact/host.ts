@@ -31,7 +31,8 @@ export function runPactWorker(job: PactJob, deadlineMs: number): Promise<WorkerO
       env: {
         ...Object.fromEntries(
           Object.entries(process.env).filter(
-            ([k]) => !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$|VERIFIER_)/.test(k),
+            ([k]) =>
+              !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$|VERIFIER_)/.test(k),
           ),
         ),
         NODE_NO_WARNINGS: "1",
@@ -54,7 +55,10 @@ export function runPactWorker(job: PactJob, deadlineMs: number): Promise<WorkerO
       resolvePromise({ ...r, log });
     };
     const timer = setTimeout(
-      () => finish({ error: `Pact's verifier did not finish within ${Math.round(deadlineMs / 1000)} s` }),
+      () =>
+        finish({
+          error: `Pact's verifier did not finish within ${Math.round(deadlineMs / 1000)} s`,
+        }),
       deadlineMs,
     );
     child.on("message", (m: PactJobResult) => {

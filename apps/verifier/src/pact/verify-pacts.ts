@@ -44,7 +44,9 @@ const PACT_SOURCE = { source: "pact", ref: "the consumer's pact" } as const;
 export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
   const started = performance.now();
   const wanted = run.files.flatMap((file) =>
-    file.interactions.filter((i) => run.selected(file, i)).map((interaction) => ({ file, interaction })),
+    file.interactions
+      .filter((i) => run.selected(file, i))
+      .map((interaction) => ({ file, interaction })),
   );
   if (!run.broker && wanted.length === 0) return [];
   const dir = mkdtempSync(join(tmpdir(), "idp-verify-pacts-"));
@@ -58,7 +60,13 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
   });
   try {
     // Pact verifies whole files: a selection reaches it as copies holding only what was selected.
-    const pactUrls = run.broker ? [] : writeSubsets(dir, run.files, wanted.map((w) => w.interaction));
+    const pactUrls = run.broker
+      ? []
+      : writeSubsets(
+          dir,
+          run.files,
+          wanted.map((w) => w.interaction),
+        );
     await guard.start();
     const base = new URL(run.providerUrl);
     const options: VerifierOptions = {
@@ -76,16 +84,22 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
         ? {
             publishVerificationResult: true,
             providerVersion: run.publish.providerVersion,
-            ...(run.publish.providerBranch ? { providerVersionBranch: run.publish.providerBranch } : {}),
+            ...(run.publish.providerBranch
+              ? { providerVersionBranch: run.publish.providerBranch }
+              : {}),
           }
         : {}),
     };
     const budget = run.broker
       ? run.deadline - performance.now()
-      : Math.min(run.deadline - performance.now(), 30_000 + wanted.length * 3 * (run.timeoutMs + 1_000));
+      : Math.min(
+          run.deadline - performance.now(),
+          30_000 + wanted.length * 3 * (run.timeoutMs + 1_000),
+        );
     const outcome = await runPactWorker({ options }, Math.max(1_000, budget));
     const scrub = (s: string) => run.secrets.scrub(s);
-    const parsed = outcome.results === undefined ? undefined : parseFfiResults(outcome.results, scrub);
+    const parsed =
+      outcome.results === undefined ? undefined : parseFfiResults(outcome.results, scrub);
     const durationMs = Math.round(performance.now() - started);
     if (!parsed)
       return [
@@ -96,7 +110,13 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
         ),
       ];
     if (parsed.loadError)
-      return [pactError(PACT_PREFIX, `Pact's verifier could not load the pacts: ${parsed.loadError}`, durationMs)];
+      return [
+        pactError(
+          PACT_PREFIX,
+          `Pact's verifier could not load the pacts: ${parsed.loadError}`,
+          durationMs,
+        ),
+      ];
     const results = toResults(parsed.interactions, guard.groups, run);
     const extra: CheckResult[] = [];
     // Pact's own verdict must agree with its per-interaction results.
@@ -116,7 +136,11 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
     for (const { interaction } of wanted)
       if (!reported.has(interaction.description))
         extra.push(
-          pactError(pactCheckId(interaction.description), "Pact's verifier did not report this interaction", 0),
+          pactError(
+            pactCheckId(interaction.description),
+            "Pact's verifier did not report this interaction",
+            0,
+          ),
         );
     // Pact logs a failed publication and carries on; asked for, it is a result that could not be given.
     const publishError = run.publish
@@ -159,7 +183,10 @@ function writeSubsets(
     const interactions = file.interactions.filter((i) => keep.has(i));
     if (interactions.length === 0) return;
     const path = join(dir, `${k}.json`);
-    writeFileSync(path, JSON.stringify({ ...file.document, interactions: interactions.map((i) => i.raw) }));
+    writeFileSync(
+      path,
+      JSON.stringify({ ...file.document, interactions: interactions.map((i) => i.raw) }),
+    );
     paths.push(path);
   });
   return paths;
@@ -215,14 +242,23 @@ function toResults(
       source: PACT_SOURCE,
       runs: { done: 1, asked: 1 },
       requests: group?.answer ? 1 : 0,
-      durationMs: group ? Math.round(Math.max(group.endedAt, group.startedAt) - group.startedAt) : (o.durationMs ?? 0),
+      durationMs: group
+        ? Math.round(Math.max(group.endedAt, group.startedAt) - group.startedAt)
+        : (o.durationMs ?? 0),
       warnings: [] as CheckResult["warnings"],
       ...(o.consumer ? { consumer: { name: o.consumer } } : {}),
     };
     const stateFailure = group?.states.find((s) => s.failure !== undefined);
     if (stateFailure)
-      return { ...base, status: "error" as const, reason: `provider state setup failed: ${stateFailure.failure}` };
-    const failure = group?.withheld ?? o.error ?? (o.ok ? undefined : mismatchSummary(o.mismatches) || "mismatch");
+      return {
+        ...base,
+        status: "error" as const,
+        reason: `provider state setup failed: ${stateFailure.failure}`,
+      };
+    const failure =
+      group?.withheld ??
+      o.error ??
+      (o.ok ? undefined : mismatchSummary(o.mismatches) || "mismatch");
     if (failure === undefined) return { ...base, status: "passed" as const };
     if (o.pending)
       return {
@@ -239,7 +275,9 @@ function toResults(
         source: PACT_SOURCE,
         mismatches: o.mismatches,
         ...(exchange ? { exchange, curl: curlCommand(exchange) } : {}),
-        ...(stateSetup && run.states ? { setup: run.states.setupCommand(stateSetup.name, stateSetup.params) } : {}),
+        ...(stateSetup && run.states
+          ? { setup: run.states.setupCommand(stateSetup.name, stateSetup.params) }
+          : {}),
       },
     };
   });

@@ -1,5 +1,5 @@
 import type { CheckResult, CheckStatus, VerifyReport } from "../results.ts";
-import { failureLines, runsText, seconds, statusGrid, verdictLine } from "./format.ts";
+import { failureLines, runsText, seconds, sourceText, statusGrid, verdictLine } from "./format.ts";
 
 const ICON: Record<CheckStatus, string> = { passed: "✓", failed: "✗", incomplete: "…", error: "!" };
 
@@ -17,48 +17,69 @@ export function progressLine(r: CheckResult): string {
   return `${ICON[r.status]} ${r.id} (${runs ? `${runs}, ` : ""}${seconds(r.durationMs)})${detail}`;
 }
 
-function checkLines(r: CheckResult): string[] {
-  const runs = runsText(r);
-  const lines = [
-    `  ${ICON[r.status]} ${r.id}${runs ? `  (${runs})` : ""}${r.status === "incomplete" ? `  incomplete: ${r.reason}` : ""}${r.status === "error" ? `  could not verify: ${r.reason}` : ""}`,
-  ];
-  if (r.status === "failed" && r.failure)
-    for (const l of failureLines(r.failure)) lines.push(`      ${l}`);
-  for (const w of r.warnings)
-    lines.push(`      ⚠ ${w.message}${w.count > 1 ? ` (${w.count} times)` : ""}`);
-  return lines;
-}
-
 /** `shard 2/3 (10 of 30 units) · `, or nothing for a whole run. */
 export const shardText = (report: VerifyReport): string =>
   report.shard
     ? `shard ${report.shard.index}/${report.shard.total} (${report.shard.units} of ${report.shard.of} checks and interactions) · `
     : "";
 
-/** The human report on stdout: results, failures with their reproduction, the status grid. */
+const indent = (lines: readonly string[], pad = "      ") => lines.map((l) => `${pad}${l}`);
+
+/**
+ * The summary on stdout (each check's own line went to stderr as it finished): the findings, one
+ * per root cause with one exchange and the checks it broke; what could not be verified; what was
+ * not checked; warnings; the status grid; the verdict.
+ */
 export function renderConsole(report: VerifyReport): string {
   const out: string[] = [];
   out.push(
     `idp-verify ${report.tool.version}: ${report.providerUrl}${report.embedded ? " (embedded reference provider)" : ""}`,
-  );
-  out.push(
-    `${shardText(report)}seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile.name} · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
+    `${shardText(report)}seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile.name}${report.profile.file ? ` (${report.profile.file})` : ""} · ${report.checks.length} checks · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
   );
   for (const w of report.warnings) out.push(w);
-  const pact = report.checks.filter((c) => c.kind === "pact");
-  const conformance = report.checks.filter((c) => c.kind === "conformance");
-  if (pact.length > 0) {
-    out.push("", `Pact (${report.pactSources.join(", ") || "no pacts"})`);
-    for (const r of pact) out.push(...checkLines(r));
+  const byId = new Map(report.checks.map((c) => [c.id, c]));
+  const failed = report.checks.filter((c) => c.status === "failed");
+  if (report.findings.length > 0) {
+    out.push(
+      "",
+      `Findings: ${report.findings.length} root cause${report.findings.length > 1 ? "s" : ""} behind ${failed.length} failing check${failed.length > 1 ? "s" : ""}`,
+    );
+    report.findings.forEach((f, i) => {
+      const example = byId.get(f.example);
+      out.push("", `${i + 1}. ✗ ${f.summary}`);
+      if (f.source) out.push(`      source:   ${sourceText(f)}`);
+      out.push(
+        `      affects:  ${f.checks.length} check${f.checks.length > 1 ? "s" : ""}: ${f.checks.join(", ")}`,
+      );
+      out.push(`      example:  ${f.example}`);
+      if (example?.failure)
+        out.push(
+          ...indent(
+            failureLines(example.failure)
+              .slice(1)
+              .filter((l) => !l.startsWith("source:")),
+          ),
+        );
+    });
   }
-  if (conformance.length > 0) {
-    out.push("", "Conformance (docs/spec/conformance.md)");
-    for (const r of conformance) out.push(...checkLines(r));
+  const broken = report.checks.filter((c) => c.status === "incomplete" || c.status === "error");
+  if (broken.length > 0) {
+    out.push("", "Could not verify");
+    for (const r of broken)
+      out.push(
+        `  ${ICON[r.status]} ${r.id}  ${r.status === "incomplete" ? "incomplete" : "could not run"}: ${r.reason}`,
+      );
+  }
+  const warned = report.checks.filter((c) => c.warnings.length > 0);
+  if (warned.length > 0) {
+    out.push("", "Warnings");
+    for (const r of warned)
+      for (const w of r.warnings)
+        out.push(`  ⚠ ${r.id}: ${w.message}${w.count > 1 ? ` (${w.count} times)` : ""}`);
   }
   if (report.leftOut.length > 0) {
     out.push("", "Not checked (the options do not allow it; never counted as passed)");
-    for (const l of report.leftOut)
-      out.push(`  - ${l.id}: ${l.reason}`);
+    for (const l of report.leftOut) out.push(`  - ${l.id}: ${l.reason}`);
   }
   if (report.providerStopped)
     out.push("", `! the provider stopped answering, run ended early: ${report.providerStopped}`);
@@ -70,7 +91,9 @@ export function renderConsole(report: VerifyReport): string {
     out.push(
       `  ${row.operation.padEnd(width)}${row.cells
         .map((c) =>
-          (c.count > 0 ? `${c.count}${c.documented ? "" : "*"}` : c.documented ? "." : "").padStart(7),
+          (c.count > 0 ? `${c.count}${c.documented ? "" : "*"}` : c.documented ? "." : "").padStart(
+            7,
+          ),
         )
         .join("")}`,
     );

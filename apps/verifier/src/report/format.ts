@@ -29,7 +29,7 @@ export function exchangeLines(exchange: Exchange): string[] {
 }
 
 /** Where a failure's rule comes from, in words: `spec (service-interface.md: Errors)`. */
-export const sourceText = (f: Pick<Failure, "source">): string =>
+export const sourceText = (f: { readonly source?: Failure["source"] | undefined }): string =>
   f.source ? `${f.source.source} (${f.source.ref})` : "";
 
 /** Every line of a failure, as the console and the JUnit body print them. */

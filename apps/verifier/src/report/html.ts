@@ -19,7 +19,8 @@ pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;white-space:pre-wrap;overfl
 
 function row(r: CheckResult): string {
   const details: string[] = [];
-  if (r.status === "failed" && r.failure) details.push(`<pre>${esc(failureLines(r.failure).join("\n"))}</pre>`);
+  if (r.status === "failed" && r.failure)
+    details.push(`<pre>${esc(failureLines(r.failure).join("\n"))}</pre>`);
   if (r.reason) details.push(esc(r.reason));
   for (const w of r.warnings) details.push(`<div>⚠ ${esc(w.message)} (${w.count}×)</div>`);
   return `<tr id="${esc(r.id)}"><td class="${r.status}">${r.status}</td><td><code>${esc(r.id)}</code><br><small>${esc(r.title)}</small></td><td class="num">${esc(runsText(r))}</td><td>${details.join("")}</td></tr>`;
@@ -39,7 +40,9 @@ export function renderHtml(report: VerifyReport): string {
           )
           .join("")}</tr>`,
     )
-    .join("")}</table><p><small>Highlighted: a status the operation does not document. · documented, not seen.</small></p>`;
+    .join(
+      "",
+    )}</table><p><small>Highlighted: a status the operation does not document. · documented, not seen.</small></p>`;
   const section = (title: string, rows: CheckResult[]) =>
     rows.length === 0
       ? ""
@@ -55,8 +58,14 @@ export function renderHtml(report: VerifyReport): string {
 <p>${esc(shardText(report))}Provider <code>${esc(report.providerUrl)}</code>${report.embedded ? " (embedded reference provider)" : ""} · idp-verify ${esc(report.tool.version)} · seed <code>${report.seed}</code> · ${report.runs} runs per check · profile ${esc(report.profile.name)} · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)} · started ${esc(report.startedAt)}</p>
 ${report.warnings.map((w) => `<p class="banner warn">${esc(w)}</p>`).join("")}
 ${report.providerStopped ? `<p class="banner bad">The provider stopped answering; the run ended early: ${esc(report.providerStopped)}</p>` : ""}
-${section("Pact interactions", report.checks.filter((c) => c.kind === "pact"))}
-${section("Conformance checks", report.checks.filter((c) => c.kind === "conformance"))}
+${section(
+  "Pact interactions",
+  report.checks.filter((c) => c.kind === "pact"),
+)}
+${section(
+  "Conformance checks",
+  report.checks.filter((c) => c.kind === "conformance"),
+)}
 ${left}
 <h2>Statuses seen (operation × status)</h2>${gridHtml}
 </body></html>

@@ -1,10 +1,13 @@
 import type { CheckResult, VerifyReport } from "../results.ts";
 import { failureLines, verdictLine } from "./format.ts";
 
+// XML 1.0 forbids control characters and lone surrogates: each becomes U+FFFD.
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 const xml = (s: string) =>
   s
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
+    .replace(XML_FORBIDDEN, "\ufffd")
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
     .replaceAll(">", "&gt;")

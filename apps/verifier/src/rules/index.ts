@@ -29,4 +29,12 @@ export const CONFORMANCE_CHECKS: readonly CheckInfo[] = CHECKS.map((c) => c.info
 
 export { AUTH_VARIANTS, type AuthVariant } from "./auth.ts";
 export { OBSERVED_CHECKS, type Observations, observeRules, withObservations } from "./observed.ts";
-export type { Case, CheckDef, CheckInfo, Credentials, RuleContext, Verdict, Violation } from "./types.ts";
+export type {
+  Case,
+  CheckDef,
+  CheckInfo,
+  Credentials,
+  RuleContext,
+  Verdict,
+  Violation,
+} from "./types.ts";

@@ -1,6 +1,6 @@
 import {
-  errorBodyProblem,
   type ContractProfile,
+  errorBodyProblem,
   type Problem,
   serverErrorProblem,
   successBodyProblem,
@@ -17,9 +17,17 @@ import { observed } from "./verdict.ts";
  * another check ran fails the rule's own check too (reported as seen there, not shrunk).
  */
 const OBSERVED: Readonly<
-  Record<string, (op: NonNullable<Answer["request"]["operation"]>, res: HttpResponse, p: ContractProfile) => Problem | undefined>
+  Record<
+    string,
+    (
+      op: NonNullable<Answer["request"]["operation"]>,
+      res: HttpResponse,
+      p: ContractProfile,
+    ) => Problem | undefined
+  >
 > = {
-  "R2.error-body": (_op, res, p) => (res.status >= 400 ? errorBodyProblem(observed(res), p) : undefined),
+  "R2.error-body": (_op, res, p) =>
+    res.status >= 400 ? errorBodyProblem(observed(res), p) : undefined,
   "R3.documented-status": (op, res, p) => undocumentedStatusProblem(op, res.status, p),
   "R6.no-5xx": (_op, res) => serverErrorProblem(res.status),
   "R8.no-success-body": (_op, res) => successBodyProblem(observed(res)),
@@ -85,7 +93,9 @@ function failedBy(
     ...result,
     status: "failed",
     failure: {
-      message: judgedFor ? `${p.message} (judged for ${judgedFor}, which runs in another shard)` : p.message,
+      message: judgedFor
+        ? `${p.message} (judged for ${judgedFor}, which runs in another shard)`
+        : p.message,
       rule: p.rule,
       kind: p.kind,
       source: p.source,

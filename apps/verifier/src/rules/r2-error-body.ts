@@ -10,8 +10,7 @@ export const r2: RuleModule = {
       info: {
         id: "R2.error-body",
         rule: "R2",
-        title:
-          "every answer >= 400 is application/json with error, error_description and errors",
+        title: "every answer >= 400 is application/json with error, error_description and errors",
         needs: [],
       },
       cases: mixedCases,

@@ -12,7 +12,10 @@ import { fromProblem, noAnswer, PASS } from "./verdict.ts";
 function renamed(c: Case, name: string): Case {
   const body = JSON.parse(c.body.text) as { schema: Record<string, unknown> };
   const text = JSON.stringify({ ...body, schema: { ...body.schema, name } });
-  return { ...c, body: { ...c.body, text, note: `the same valid body, renamed to ${JSON.stringify(name)}` } };
+  return {
+    ...c,
+    body: { ...c.body, text, note: `the same valid body, renamed to ${JSON.stringify(name)}` },
+  };
 }
 
 /**

@@ -28,7 +28,9 @@ const rejectedCheck = (op: DetailedOperationId): CheckDef => ({
     : {}),
   cases: (ctx) => caseArb(op, invalidBody(op, ctx), goodAuth(ctx)),
   judge: (c, answer, { ctx }) =>
-    judgeResponse("R5", answer, (res) => rejectionProblem(op, c.body.text, res.status, ctx.profile)),
+    judgeResponse("R5", answer, (res) =>
+      rejectionProblem(op, c.body.text, res.status, ctx.profile),
+    ),
 });
 
 export const r5: RuleModule = { rule: "R5", checks: DETAILED_OPERATION_IDS.map(rejectedCheck) };

@@ -23,7 +23,8 @@ export const r8: RuleModule = {
             (op) => op !== "pushToUserDevices" || ctx.statesAvailable,
           ).map((op) => caseArb(op, validBody(op, ctx), goodAuth(ctx))),
         ),
-      judge: (_c, answer) => judgeResponse("R8", answer, (res) => successBodyProblem(observed(res))),
+      judge: (_c, answer) =>
+        judgeResponse("R8", answer, (res) => successBodyProblem(observed(res))),
     },
   ],
 };

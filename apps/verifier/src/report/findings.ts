@@ -1,0 +1,90 @@
+import {
+  DETAILED_OPERATION_IDS,
+  type DetailedOperationId,
+  detailedOperations,
+} from "@idp/contracts";
+import type { CheckResult, Failure } from "../results.ts";
+
+/**
+ * One behaviour of the provider and every check it broke: an error body whose `errors` hold
+ * objects fails every R1 variant, R2 and a pact per error answer; a report leads with the one
+ * behaviour instead of a wall of equal failures. Grouping never changes a check's status.
+ */
+export interface Finding {
+  /** What the provider does, in one line (the first failure's message). */
+  readonly summary: string;
+  readonly rule?: string;
+  readonly source?: Failure["source"];
+  /** The failing checks it explains, in report order. */
+  readonly checks: readonly string[];
+  /** The check whose failure stands for all (its exchange, curl and replay). */
+  readonly example: string;
+}
+
+const BODY_KINDS = new Set([
+  "content-type",
+  "truncated",
+  "not-json",
+  "body-shape",
+  "errors-item",
+  "error-code",
+  "success-body",
+]);
+
+/** The detailed operation of a request, from its method and path. */
+export function operationOfRequest(method: string, url: string): DetailedOperationId | undefined {
+  const path = new URL(url, "http://x").pathname;
+  return DETAILED_OPERATION_IDS.find((op) => {
+    const o = detailedOperations[op];
+    const pattern = new RegExp(`${o.path.replace(/\{\w+\}/g, "[^/]+")}$`);
+    return o.method === method.toUpperCase() && pattern.test(path);
+  });
+}
+
+/** What a failure says about the provider, independent of which check saw it. */
+export function signatureOf(f: Failure): string {
+  const op = f.exchange
+    ? (f.exchange.operation ??
+      operationOfRequest(f.exchange.request.method, f.exchange.request.url))
+    : undefined;
+  const status = f.exchange?.result.kind === "response" ? f.exchange.result.status : undefined;
+  if (f.kind === "pact-mismatch" && f.mismatches) {
+    const st = f.mismatches.find((m) => m.type === "status");
+    if (st) return `status:${op ?? "?"}:${st.actual ?? status ?? "?"}`;
+    const header = f.mismatches.find(
+      (m) => m.type === "header" && /content-type/i.test(m.path ?? ""),
+    );
+    if (header) return "body:content-type";
+    const body = f.mismatches.find((m) => m.type === "body" || m.type === "bodytype");
+    if (body && /^\$\.errors\b/.test(body.path ?? "")) return "body:errors-item";
+    if (body && /^\$\.error\b/.test(body.path ?? "")) return "body:error-code";
+    return `pact:${op ?? "?"}:${body?.path ?? f.mismatches[0]?.type ?? "?"}`;
+  }
+  if (f.kind && BODY_KINDS.has(f.kind)) return `body:${f.kind}`;
+  if (f.kind === "no-answer") return `no-answer:${op ?? "?"}:${f.received ?? ""}`;
+  return `status:${op ?? "?"}:${status ?? f.received ?? "?"}`;
+}
+
+/** Groups the failed checks by what they say about the provider; biggest group first. */
+export function findingsOf(results: readonly CheckResult[]): Finding[] {
+  const groups = new Map<string, CheckResult[]>();
+  for (const r of results) {
+    if (r.status !== "failed" || !r.failure) continue;
+    const key = signatureOf(r.failure);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.values()]
+    .map((rs) => {
+      // A conformance check's failure is the best example: it is shrunk and has a replay.
+      const example = rs.find((r) => r.kind === "conformance") ?? (rs[0] as CheckResult);
+      const f = example.failure as Failure;
+      return {
+        summary: f.message,
+        ...(f.rule ? { rule: f.rule } : {}),
+        ...(f.source ? { source: f.source } : {}),
+        checks: rs.map((r) => r.id),
+        example: example.id,
+      };
+    })
+    .sort((a, b) => b.checks.length - a.checks.length);
+}
