@@ -2,8 +2,8 @@ import type { CheckResult, VerifyReport } from "../results.ts";
 import { failureLines, verdictLine } from "./format.ts";
 
 // XML 1.0 forbids control characters and lone surrogates: each becomes U+FFFD.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to replace
 const XML_FORBIDDEN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to replace
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const xml = (s: string) =>
