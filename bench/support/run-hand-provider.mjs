@@ -50,8 +50,8 @@ if (values.hostile !== undefined) {
     usage(`--hostile: expected one of ${HOSTILE_KINDS.join(", ")}, got "${values.hostile}"`);
   running = await startHostile(values.hostile);
 } else {
-  const username = process.env.IDP_USERNAME;
-  const password = process.env.IDP_PASSWORD;
+  // Not turbo inputs: this script runs outside turbo's tasks.
+  const { IDP_USERNAME: username, IDP_PASSWORD: password } = process.env;
   if (!username || password === undefined || password === "")
     usage("IDP_USERNAME and IDP_PASSWORD must be set (the credentials the provider accepts)");
   for (const f of values.fault)

@@ -98,7 +98,9 @@ export async function call(baseUrl: string, op: OperationId, o: CallOptions = {}
   const contentType = o.contentType === undefined ? "application/json" : o.contentType;
   if (contentType !== null) headers["content-type"] = contentType;
   const raw = o.body === undefined ? VALID[op]() : o.body;
-  const body = typeof raw === "string" || Buffer.isBuffer(raw) ? raw : JSON.stringify(raw);
+  const payload = typeof raw === "string" || Buffer.isBuffer(raw) ? raw : JSON.stringify(raw);
+  // fetch labels a string body text/plain; bytes go without a Content-Type.
+  const body = contentType === null ? Buffer.from(payload) : payload;
   const res = await fetch(`${baseUrl}${PATHS[op](o.id)}`, {
     method: o.method ?? METHODS[op],
     headers,
