@@ -8,7 +8,7 @@ import { basicHeader, parseBasic } from "./basic-auth.ts";
 import type { OperationId, Reading, Shape } from "./body-shapes.ts";
 import { type Fault, isFault } from "./faults.ts";
 import { type BodyVerdict, judgeBody, type LeafVisitor } from "./judge-body.ts";
-import { HUGE_BODY_BYTES } from "./lazy-body.ts";
+import { HUGE_BODY_BYTES, MIN_HUGE_BODY_BYTES } from "./lazy-body.ts";
 import { applyStateChange, type ProviderData, type UserApp } from "./provider-states.ts";
 import { nestingDepth, readBody } from "./read-body.ts";
 import { createRequestLog, type RequestLog } from "./request-log.ts";
@@ -92,10 +92,35 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
+/** Options a JavaScript caller can get wrong, refused with a one-line TypeError naming the option. */
+function checkOptions(o: HandProviderOptions): void {
+  const { username, password } = o.credentials ?? {};
+  if (typeof username !== "string" || typeof password !== "string")
+    throw new TypeError("credentials: expected { username: string, password: string }");
+  if (username.includes(":"))
+    throw new TypeError("credentials.username: must not contain ':' (Basic is user:password)");
+  for (const f of o.faults ?? [])
+    if (!isFault(f)) throw new TypeError(`faults: unknown fault "${f}"`);
+  if (o.reading !== undefined && o.reading !== "default" && o.reading !== "observed-service")
+    throw new TypeError(
+      `reading: expected "default" or "observed-service", got ${JSON.stringify(o.reading)}`,
+    );
+  if (o.missingField !== undefined && o.missingField !== "reject" && o.missingField !== "accept")
+    throw new TypeError(
+      `missingField: expected "reject" or "accept", got ${JSON.stringify(o.missingField)}`,
+    );
+  if (
+    o.bigBodyBytes !== undefined &&
+    !(Number.isSafeInteger(o.bigBodyBytes) && o.bigBodyBytes >= MIN_HUGE_BODY_BYTES)
+  )
+    throw new TypeError(
+      `bigBodyBytes: expected an integer >= ${MIN_HUGE_BODY_BYTES}, got ${o.bigBodyBytes}`,
+    );
+}
+
 /** Starts the hand-written provider on 127.0.0.1 (port 0 unless given). */
 export async function startHandProvider(options: HandProviderOptions): Promise<RunningProvider> {
-  for (const f of options.faults ?? [])
-    if (!isFault(f)) throw new TypeError(`unknown fault "${f}"`);
+  checkOptions(options);
   const faults: ReadonlySet<Fault> = new Set(options.faults ?? []);
   const reading = options.reading ?? "default";
   const judgeOptions = { reading, missingField: options.missingField ?? "reject" } as const;
@@ -311,9 +336,18 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
         dispatch(req, res, path, raw);
       } catch (error) {
         // A bug in this oracle must be visible, not a silent pass: 500 names it.
-        if (!res.headersSent)
-          fail(req, res, 500, `hand provider bug: ${String(error)}`, ["internal error"]);
-        else res.destroy();
+        // Written here, not by fail(): fail() itself may be what threw.
+        if (res.headersSent) res.destroy();
+        else {
+          res.writeHead(500, { "content-type": "application/json" });
+          res.end(
+            JSON.stringify({
+              error: "server_error",
+              error_description: `hand provider bug: ${String(error)}`,
+              errors: [],
+            }),
+          );
+        }
       }
     });
   });

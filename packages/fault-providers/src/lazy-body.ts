@@ -36,11 +36,14 @@ export function streamLazily(out: Writable, total: number, prefix = "", suffix =
   pump();
 }
 
-/** `prefix + filler + suffix` as a JSON error body of exactly `total` bytes (total >= 64). */
+const PREFIX = '{"error":"huge","error_description":"';
+const SUFFIX = '","errors":["the description is mostly the letter a"]}';
+/** The smallest huge body: its JSON frame. */
+export const MIN_HUGE_BODY_BYTES = PREFIX.length + SUFFIX.length;
+
+/** `prefix + filler + suffix`: a JSON error body of `total` bytes (at least {@link MIN_HUGE_BODY_BYTES}). */
 export function hugeErrorBodyParts(total: number): { prefix: string; suffix: string } {
-  const prefix = '{"error":"huge","error_description":"';
-  const suffix = '","errors":["the description is mostly the letter a"]}';
-  if (total < prefix.length + suffix.length)
-    throw new RangeError(`a huge body needs at least ${prefix.length + suffix.length} bytes`);
-  return { prefix, suffix };
+  if (!(Number.isSafeInteger(total) && total >= MIN_HUGE_BODY_BYTES))
+    throw new RangeError(`a huge body has at least ${MIN_HUGE_BODY_BYTES} bytes, got ${total}`);
+  return { prefix: PREFIX, suffix: SUFFIX };
 }

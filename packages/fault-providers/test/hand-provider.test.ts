@@ -426,10 +426,20 @@ describe("options", () => {
     }
   });
 
-  it("refuses an unknown fault name", async () => {
-    await expect(
-      startHandProvider({ credentials: CREDENTIALS, faults: ["nope" as never] }),
-    ).rejects.toThrow(/unknown fault "nope"/);
+  it.each([
+    [{ faults: ["nope" as never] }, /^faults: unknown fault "nope"$/],
+    [
+      { reading: "strict" as never },
+      /^reading: expected "default" or "observed-service", got "strict"$/,
+    ],
+    [{ missingField: "ignore" as never }, /^missingField: expected "reject" or "accept"/],
+    [{ bigBodyBytes: 10 }, /^bigBodyBytes: expected an integer >= \d+, got 10$/],
+    [
+      { credentials: { username: "a:b", password: "c" } },
+      /^credentials\.username: must not contain ':'/,
+    ],
+  ])("refuses bad options with a one-line TypeError: %j", async (bad, message) => {
+    await expect(startHandProvider({ credentials: CREDENTIALS, ...bad })).rejects.toThrow(message);
   });
 });
 
