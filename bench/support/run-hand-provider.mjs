@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Runs the hand-written provider of @idp/fault-providers (or one of its hostile transports) in its
+// own process, for benchmarks and for tests that must measure the verifier's memory apart from the
+// provider's. Prints one line, `BASE_URL STATES_URL`, then serves until SIGTERM/SIGINT.
+//
+//   IDP_USERNAME=u IDP_PASSWORD=p node bench/support/run-hand-provider.mjs \
+//     [--fault NAME ...] [--reading default|observed-service] [--unique-names] \
+//     [--user-before-body] [--missing-field reject|accept] [--port N]
+//   node bench/support/run-hand-provider.mjs --hostile hang|reset|drip|...   (no credentials needed)
+//
+// Node >= 22.18 runs the package's TypeScript sources directly (type stripping).
+import { parseArgs } from "node:util";
+import {
+  FAULTS,
+  HOSTILE_KINDS,
+  isFault,
+  startHandProvider,
+  startHostile,
+} from "../../packages/fault-providers/src/index.ts";
+
+const usage = (message) => {
+  process.stderr.write(`run-hand-provider: ${message}\n`);
+  process.exit(2);
+};
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      fault: { type: "string", multiple: true, default: [] },
+      reading: { type: "string", default: "default" },
+      "unique-names": { type: "boolean", default: false },
+      "user-before-body": { type: "boolean", default: false },
+      "missing-field": { type: "string", default: "reject" },
+      hostile: { type: "string" },
+      port: { type: "string", default: "0" },
+    },
+  }));
+} catch (error) {
+  usage(error.message);
+}
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  usage(`--port: expected an integer 0-65535, got "${values.port}"`);
+
+let running;
+if (values.hostile !== undefined) {
+  if (!HOSTILE_KINDS.includes(values.hostile))
+    usage(`--hostile: expected one of ${HOSTILE_KINDS.join(", ")}, got "${values.hostile}"`);
+  running = await startHostile(values.hostile);
+} else {
+  // Not turbo inputs: this script runs outside turbo's tasks.
+  const { IDP_USERNAME: username, IDP_PASSWORD: password } = process.env;
+  if (!username || password === undefined || password === "")
+    usage("IDP_USERNAME and IDP_PASSWORD must be set (the credentials the provider accepts)");
+  for (const f of values.fault)
+    if (!isFault(f)) usage(`--fault: expected one of ${FAULTS.join(", ")}, got "${f}"`);
+  if (!["default", "observed-service"].includes(values.reading))
+    usage(`--reading: expected default or observed-service, got "${values.reading}"`);
+  if (!["reject", "accept"].includes(values["missing-field"]))
+    usage(`--missing-field: expected reject or accept, got "${values["missing-field"]}"`);
+  running = await startHandProvider({
+    credentials: { username, password },
+    faults: values.fault,
+    reading: values.reading,
+    uniqueNames: values["unique-names"],
+    userBeforeBody: values["user-before-body"],
+    missingField: values["missing-field"],
+    port,
+    keepRequests: 0,
+  });
+}
+process.stdout.write(`${running.baseUrl} ${running.statesUrl}\n`);
+const stop = () => running.close().then(() => process.exit(0));
+process.once("SIGTERM", stop);
+process.once("SIGINT", stop);

@@ -1,0 +1,154 @@
+// How the hand provider answers: error bodies (R2), success without a body (R8), and the faults
+// that change every answer (echo of credentials, huge bodies, a broken 422).
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Reading } from "./body-shapes.ts";
+import type { Fault } from "./faults.ts";
+import type { Problem } from "./judge-body.ts";
+import { hugeErrorBodyParts, streamLazily } from "./lazy-body.ts";
+
+/** An element of `errors`: a message, or (observed-service reading) a field problem. */
+export type ErrorItem = string | Problem;
+
+export interface AnswerConfig {
+  readonly reading: Reading;
+  readonly faults: ReadonlySet<Fault>;
+  readonly bigBodyBytes: number;
+}
+
+/** `error` codes: the spec shows only authentication_failed; the rest are this provider's words. */
+const CODES: Record<Reading, Record<number, string>> = {
+  default: {
+    400: "bad_request",
+    401: "authentication_failed",
+    403: "forbidden",
+    404: "record_not_found",
+    405: "method_not_allowed",
+    422: "parameter_error",
+    500: "server_error",
+  },
+  // As the service's public developer documentation shows them (issue 13).
+  "observed-service": {
+    400: "bad_request",
+    401: "authentication_failed",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    422: "unprocessable_entity",
+    500: "internal_server_error",
+  },
+};
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+// Header values must be visible ASCII or Latin-1; anything else is percent-encoded so that an echo
+// never throws (a leak in another spelling is still a leak).
+const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const headerValue = (s: string) => (HEADER_SAFE.test(s) ? s : encodeURIComponent(s));
+
+/** The Authorization value and what it decodes to, leniently (even "no colon" leaks the secret). */
+export function echoedCredentials(
+  req: IncomingMessage,
+): { raw: string; decoded: string } | undefined {
+  const raw = req.headers.authorization;
+  if (raw === undefined) return undefined;
+  const token = raw.slice(raw.indexOf(" ") + 1).trim();
+  return { raw, decoded: Buffer.from(token, "base64").toString("utf8") };
+}
+
+export function createAnswers(config: AnswerConfig) {
+  const { faults, reading } = config;
+  const echo = faults.has("echo-authorization");
+  const big = faults.has("big-body");
+
+  const echoHeaders = (req: IncomingMessage, headers: OutgoingHttpHeaders) => {
+    const e = echo ? echoedCredentials(req) : undefined;
+    if (e) {
+      headers["x-echo-authorization"] = headerValue(e.raw);
+      // The decoded bytes as Latin-1: on the wire they are exactly the UTF-8 bytes received.
+      const bytes = Buffer.from(e.decoded, "utf8").toString("latin1");
+      headers["x-echo-credentials"] = headerValue(bytes);
+    }
+    return headers;
+  };
+
+  const renderItem = (
+    item: ErrorItem,
+  ): string | { attribute: string; message: string; code: string } => {
+    if (typeof item === "string") return item;
+    if (reading === "observed-service")
+      return { attribute: item.attribute, message: item.message, code: item.code };
+    return item.attribute === "" ? item.message : `${item.attribute} ${item.message}`;
+  };
+
+  /** Answers `status` with the error body of R2 (`code` overrides the status's usual `error`). */
+  function fail(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    description: string,
+    items: readonly ErrorItem[],
+    code?: string,
+  ) {
+    const headers = echoHeaders(req, {});
+    if (status === 401) headers["www-authenticate"] = 'Basic realm="idp", charset="UTF-8"';
+    if (status === 422 && faults.has("broken-error-body")) {
+      headers["content-type"] = "text/plain";
+      res.writeHead(status, headers);
+      res.end("parameter error");
+      return;
+    }
+    headers["content-type"] = JSON_TYPE;
+    if (big) return huge(res, status, headers);
+    let error = code ?? CODES[reading][status] ?? "error";
+    if (status === 401 && faults.has("auth-wrong-error")) error = "unauthorized";
+    const errors = items.map(renderItem);
+    let errorDescription = description;
+    const e = echo ? echoedCredentials(req) : undefined;
+    if (e) {
+      errorDescription += ` (received Authorization: ${e.raw}, credentials ${e.decoded})`;
+      errors.push(`Authorization: ${e.raw}`, `credentials: ${e.decoded}`);
+    }
+    const text = JSON.stringify({ error, error_description: errorDescription, errors });
+    headers["content-length"] = Buffer.byteLength(text);
+    res.writeHead(status, headers);
+    res.end(text);
+  }
+
+  /** A success answer: no body (R8), unless a fault adds one. */
+  function succeed(req: IncomingMessage, res: ServerResponse, status: number) {
+    const headers = echoHeaders(req, {});
+    if (big) {
+      headers["content-type"] = JSON_TYPE;
+      return huge(res, status, headers);
+    }
+    res.writeHead(status, headers);
+    res.end();
+  }
+
+  /** A success answer with a JSON body (fault body-on-success). */
+  function succeedWithBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+  ) {
+    const text = JSON.stringify(body);
+    res.writeHead(
+      status,
+      echoHeaders(req, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(text) }),
+    );
+    res.end(text);
+  }
+
+  function huge(res: ServerResponse, status: number, headers: OutgoingHttpHeaders) {
+    const { prefix, suffix } = hugeErrorBodyParts(config.bigBodyBytes);
+    headers["content-length"] = config.bigBodyBytes;
+    res.writeHead(status, headers);
+    streamLazily(res, config.bigBodyBytes, prefix, suffix);
+  }
+
+  return { fail, succeed, succeedWithBody };
+}
+
+export type Answers = ReturnType<typeof createAnswers>;

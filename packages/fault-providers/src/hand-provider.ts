@@ -1,0 +1,376 @@
+// A small in-memory IDP provider written by hand from docs/spec/service-interface.md and
+// conformance.md (rules R1-R8, §2 valid payloads, §3 which 4xx and the order of checks, §4 states),
+// the way a provider team would: node:http only, no @idp/* code. Faults break one behaviour each.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAnswers } from "./answers.ts";
+import { basicHeader, parseBasic } from "./basic-auth.ts";
+import type { OperationId, Reading, Shape } from "./body-shapes.ts";
+import { type Fault, isFault } from "./faults.ts";
+import { type BodyVerdict, judgeBody, type LeafVisitor } from "./judge-body.ts";
+import { HUGE_BODY_BYTES, MIN_HUGE_BODY_BYTES } from "./lazy-body.ts";
+import { applyStateChange, type ProviderData, type UserApp } from "./provider-states.ts";
+import { nestingDepth, readBody } from "./read-body.ts";
+import { createRequestLog, type RequestLog } from "./request-log.ts";
+
+export interface HandProviderOptions {
+  /** The one user:password pair accepted (R1). */
+  readonly credentials: { readonly username: string; readonly password: string };
+  /** Faults to switch on (see {@link FAULTS}); none by default: a conforming provider. */
+  readonly faults?: readonly Fault[];
+  /** `default` (conformance.md) or `observed-service` (the service's public docs, issue 13). */
+  readonly reading?: Reading;
+  /** Refuse (422) a valid create schema whose name the provider already holds (conformance.md §1, last paragraph). */
+  readonly uniqueNames?: boolean;
+  /** Check the login user (404/403) before the body; §3 pins body first, no rule forbids this. */
+  readonly userBeforeBody?: boolean;
+  /** A missing tabulated field, unspecified by the default reading (§2): `reject` (default) or `accept`. */
+  readonly missingField?: "reject" | "accept";
+  /** State names answered 400, as by a provider without a handler for them (§4). */
+  readonly missingStates?: readonly string[];
+  /** Body size of fault `big-body`; 512 MiB by default. */
+  readonly bigBodyBytes?: number;
+  /** How many recent requests {@link RunningProvider.requests} keeps (default 50). */
+  readonly keepRequests?: number;
+  readonly host?: string;
+  readonly port?: number;
+}
+
+export interface RunningProvider {
+  /** `http://host:port/v1` */
+  readonly baseUrl: string;
+  /** `http://host:port/_pact/provider-states` */
+  readonly statesUrl: string;
+  readonly requests: RequestLog;
+  /** Login users by id and (with `uniqueNames`) the schema names held; live views. */
+  readonly data: {
+    readonly users: ReadonlyMap<string, UserApp>;
+    readonly schemaNames: ReadonlySet<string>;
+  };
+  close(): Promise<void>;
+}
+
+export const STATES_PATH = "/_pact/provider-states";
+const CREATE_PATH = "/v1/marketing/datastore/schemas";
+const RULES_PATH = "/v1/marketing/login/apps/clustering/rules";
+const PUSH_PREFIX = "/v1/marketing/push_notifications/login/users/";
+const PUSH_SUFFIX = "/publish";
+const DEEP = 600;
+const INT32 = 2 ** 31;
+
+type Route =
+  | { readonly op: OperationId; readonly id?: string }
+  | { readonly allow: string }
+  | undefined;
+
+function route(method: string | undefined, path: string): Route {
+  let op: OperationId | undefined;
+  let id: string | undefined;
+  let allow = "POST";
+  if (path === CREATE_PATH) op = "createSchema";
+  else if (path === RULES_PATH) {
+    op = "updateClusteringRules";
+    allow = "PUT";
+  } else if (path.startsWith(PUSH_PREFIX) && path.endsWith(PUSH_SUFFIX)) {
+    const segment = path.slice(PUSH_PREFIX.length, -PUSH_SUFFIX.length);
+    if (segment === "" || segment.includes("/")) return undefined;
+    op = "pushToUserDevices";
+    try {
+      id = decodeURIComponent(segment);
+    } catch {
+      id = segment; // not valid percent-encoding: an id no login user has
+    }
+  }
+  if (op === undefined) return undefined;
+  if (method !== allow) return { allow };
+  return id === undefined ? { op } : { op, id };
+}
+
+function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true; // only a non-JSON type is refused
+  const type = contentType.split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+/** Options a JavaScript caller can get wrong, refused with a one-line TypeError naming the option. */
+function checkOptions(o: HandProviderOptions): void {
+  const { username, password } = o.credentials ?? {};
+  if (typeof username !== "string" || typeof password !== "string")
+    throw new TypeError("credentials: expected { username: string, password: string }");
+  if (username.includes(":"))
+    throw new TypeError("credentials.username: must not contain ':' (Basic is user:password)");
+  for (const f of o.faults ?? [])
+    if (!isFault(f)) throw new TypeError(`faults: unknown fault "${f}"`);
+  if (o.reading !== undefined && o.reading !== "default" && o.reading !== "observed-service")
+    throw new TypeError(
+      `reading: expected "default" or "observed-service", got ${JSON.stringify(o.reading)}`,
+    );
+  if (o.missingField !== undefined && o.missingField !== "reject" && o.missingField !== "accept")
+    throw new TypeError(
+      `missingField: expected "reject" or "accept", got ${JSON.stringify(o.missingField)}`,
+    );
+  if (
+    o.bigBodyBytes !== undefined &&
+    !(Number.isSafeInteger(o.bigBodyBytes) && o.bigBodyBytes >= MIN_HUGE_BODY_BYTES)
+  )
+    throw new TypeError(
+      `bigBodyBytes: expected an integer >= ${MIN_HUGE_BODY_BYTES}, got ${o.bigBodyBytes}`,
+    );
+}
+
+/** Starts the hand-written provider on 127.0.0.1 (port 0 unless given). */
+export async function startHandProvider(options: HandProviderOptions): Promise<RunningProvider> {
+  checkOptions(options);
+  const faults: ReadonlySet<Fault> = new Set(options.faults ?? []);
+  const reading = options.reading ?? "default";
+  const judgeOptions = { reading, missingField: options.missingField ?? "reject" } as const;
+  const { username, password } = options.credentials;
+  const expectedHeader = basicHeader(username, password);
+  const data: ProviderData = { users: new Map(), schemaNames: new Set() };
+  const missingStates = new Set(options.missingStates ?? []);
+  const log = createRequestLog(options.keepRequests ?? 50);
+  const answers = createAnswers({
+    reading,
+    faults,
+    bigBodyBytes: options.bigBodyBytes ?? HUGE_BODY_BYTES,
+  });
+  const { fail, succeed } = answers;
+
+  /** R1. Fast path: the exact header a client builds from the credentials. */
+  function authorized(req: IncomingMessage, res: ServerResponse): boolean {
+    const header = req.headers.authorization;
+    if (header === expectedHeader || faults.has("auth-ignored")) return true;
+    const parsed = parseBasic(header);
+    if (parsed.kind === "bad-base64" && faults.has("bad-base64-crash")) {
+      fail(req, res, 500, "could not decode the credentials", ["internal error"]);
+      return false;
+    }
+    if (parsed.kind === "ok") {
+      const userOk = faults.has("username-case-insensitive")
+        ? parsed.user.toLowerCase() === username.toLowerCase()
+        : parsed.user === username;
+      const passwordOk = faults.has("password-prefix")
+        ? parsed.password.startsWith(password)
+        : parsed.password === password;
+      if (userOk && passwordOk) return true;
+    }
+    fail(req, res, 401, "The credentials are not valid", ["invalid username or password"]);
+    return false;
+  }
+
+  function rejectBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    op: OperationId,
+    verdict: BodyVerdict & { ok: false },
+  ) {
+    if (op === "updateClusteringRules" && faults.has("invalid-accepted"))
+      return succeed(req, res, 200);
+    if (op === "pushToUserDevices" && faults.has("other-4xx"))
+      return fail(req, res, 404, "Record not found", ["the body is malformed"]);
+    let status: number = verdict.status;
+    if (op === "createSchema" && faults.has("swap-400-422")) status = status === 400 ? 422 : 400;
+    const description =
+      status === 400 ? "The request body is malformed" : "The parameters are not valid";
+    fail(req, res, status, description, verdict.problems);
+  }
+
+  /** 404/403 for push (R7), 403 for both under the observed reading; false when answered. */
+  function loginUserOk(req: IncomingMessage, res: ServerResponse, id: string): boolean {
+    if (faults.has("no-404-403")) return true;
+    const app = data.users.get(id);
+    if (app === "this") return true;
+    if (app === "other" || reading === "observed-service")
+      fail(req, res, 403, "The login user does not belong to this login app", ["forbidden"]);
+    else fail(req, res, 404, "Record not found", ["no login user has this id"]);
+    return false;
+  }
+
+  /** Faults that crash on a valid body: what the body holds, seen once while judging. */
+  const crashWatch =
+    faults.has("crash-on-long-string") ||
+    faults.has("crash-on-astral") ||
+    faults.has("crash-on-unknown-key") ||
+    faults.has("crash-on-large-integer");
+  let crashReason: string | undefined;
+  const visit: LeafVisitor | undefined = crashWatch
+    ? (value: unknown, shape: Shape) => {
+        if (crashReason !== undefined) return;
+        if (typeof value === "string") {
+          if (faults.has("crash-on-long-string") && value.length >= 65_536)
+            crashReason = "string too long for its column";
+          else if (faults.has("crash-on-astral") && /[\u{10000}-\u{10ffff}]/u.test(value))
+            crashReason = "incorrect string value for a utf8mb3 column";
+        } else if (typeof value === "number" && shape.t === "integer") {
+          if (faults.has("crash-on-large-integer") && (value >= INT32 || value < -INT32))
+            crashReason = "integer out of range for an int column";
+        } else if (shape.t === "object" && faults.has("crash-on-unknown-key")) {
+          const known = shape.fields;
+          if (Object.keys(value as object).some((k) => !Object.hasOwn(known, k)))
+            crashReason = "unknown attribute";
+        }
+      }
+    : undefined;
+
+  function operation(
+    req: IncomingMessage,
+    res: ServerResponse,
+    op: OperationId,
+    id: string | undefined,
+    raw: Buffer | "too-large",
+  ) {
+    let verdict: BodyVerdict | undefined;
+    crashReason = undefined;
+    if (faults.has("body-before-credentials")) {
+      verdict = judgeBody(op, raw, judgeOptions, visit);
+      if (!verdict.ok) return rejectBody(req, res, op, verdict);
+    }
+    if (!authorized(req, res)) return;
+    if (reading === "observed-service" && !isJsonMediaType(req.headers["content-type"]))
+      return fail(req, res, 406, "The request must be application/json", [
+        "Content-Type must be application/json",
+      ]);
+    if (op === "pushToUserDevices" && options.userBeforeBody && !loginUserOk(req, res, id ?? ""))
+      return;
+    if (
+      faults.has("crash-on-deep-nesting") &&
+      raw !== "too-large" &&
+      nestingDepth(raw, DEEP) >= DEEP
+    )
+      return fail(req, res, 500, "stack level too deep", ["internal error"]);
+    verdict ??= judgeBody(op, raw, judgeOptions, visit);
+    if (!verdict.ok) return rejectBody(req, res, op, verdict);
+    const body = verdict.body;
+    if (faults.has("crash-on-unknown-key") && Object.keys(body).length > 1)
+      crashReason = "unknown attribute";
+    if (crashReason !== undefined) return fail(req, res, 500, crashReason, ["internal error"]);
+
+    switch (op) {
+      case "createSchema": {
+        const schema = body.schema as { name?: unknown; fields?: unknown };
+        if (faults.has("crash-on-empty-name") && schema.name === "")
+          return fail(req, res, 500, "undefined method for an empty name", ["internal error"]);
+        if (
+          faults.has("reject-empty-fields") &&
+          Array.isArray(schema.fields) &&
+          schema.fields.length === 0
+        )
+          return fail(req, res, 422, "The parameters are not valid", [
+            {
+              kind: "value-not-in-use",
+              attribute: "schema.fields",
+              message: "can't be empty",
+              code: "blank",
+            },
+          ]);
+        if (options.uniqueNames && typeof schema.name === "string") {
+          if (data.schemaNames.has(schema.name))
+            return fail(
+              req,
+              res,
+              422,
+              "A schema with this name exists",
+              [
+                {
+                  kind: "value-not-in-use",
+                  attribute: "schema.name",
+                  message: "has already been taken",
+                  code: "taken",
+                },
+              ],
+              reading === "observed-service" ? "conflict" : undefined,
+            );
+          data.schemaNames.add(schema.name);
+        }
+        if (faults.has("wrong-status")) return succeed(req, res, 202);
+        if (faults.has("body-on-success"))
+          return answers.succeedWithBody(req, res, 201, { id: "schema-1" });
+        return succeed(req, res, 201);
+      }
+      case "pushToUserDevices": {
+        const data_ = body.data as { title?: unknown };
+        if (faults.has("crash-on-valid") && data_.title === "")
+          return fail(req, res, 500, "title can't be empty", ["internal error"]);
+        if (!options.userBeforeBody && !loginUserOk(req, res, id ?? "")) return;
+        return succeed(req, res, 200);
+      }
+      case "updateClusteringRules":
+        return succeed(req, res, 200);
+    }
+  }
+
+  function dispatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    raw: Buffer | "too-large",
+  ) {
+    if (path === STATES_PATH) {
+      if (req.method !== "POST") {
+        res.setHeader("allow", "POST");
+        return fail(req, res, 405, "The state-change URL takes POST", ["method not allowed"]);
+      }
+      const outcome = applyStateChange(raw, data, missingStates, faults.has("states-ignored"));
+      if (!outcome.ok) return fail(req, res, 400, outcome.message, [outcome.message]);
+      res.writeHead(200, { "content-type": "application/json", "content-length": 2 });
+      res.end("{}");
+      return;
+    }
+    const r = route(req.method, path);
+    if (r === undefined)
+      return fail(req, res, 404, "No such operation", [`no operation at ${req.method} ${path}`]);
+    if ("allow" in r) {
+      res.setHeader("allow", r.allow);
+      return fail(req, res, 405, "Method not allowed", [`use ${r.allow}`]);
+    }
+    operation(req, res, r.op, r.id, raw);
+  }
+
+  const server: Server = createServer((req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    readBody(req, (raw, bytes) => {
+      log.record(req, res, raw, bytes);
+      try {
+        dispatch(req, res, path, raw);
+      } catch (error) {
+        // A bug in this oracle must be visible, not a silent pass: 500 names it.
+        // Written here, not by fail(): fail() itself may be what threw.
+        if (res.headersSent) res.destroy();
+        else {
+          res.writeHead(500, { "content-type": "application/json" });
+          res.end(
+            JSON.stringify({
+              error: "server_error",
+              error_description: `hand provider bug: ${String(error)}`,
+              errors: [],
+            }),
+          );
+        }
+      }
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host}:${port}`;
+  return {
+    baseUrl: `${origin}/v1`,
+    statesUrl: `${origin}${STATES_PATH}`,
+    requests: log.view,
+    data,
+    close: () => closeServer(server),
+  };
+}
+
+/** Closes a server and every connection it holds (keep-alive ones included). */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,299 @@
+// Each fault, observed over real HTTP: its symptom shows on the faulty provider and not on the
+// conforming one (so every symptom probe can fail), and what the fault must leave intact still works.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAULTS, type Fault, type RunningProvider, startHandProvider } from "../src/index.ts";
+import {
+  AUTH,
+  CREDENTIALS,
+  call,
+  expectErrorBody,
+  nested,
+  setState,
+  validCreateSchema,
+  validPush,
+} from "./support.ts";
+
+const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
+const WRONG_PASSWORD = `Basic ${b64(`${CREDENTIALS.username}:nope`)}`;
+const createWith = (schema: object) => ({ schema: { ...validCreateSchema().schema, ...schema } });
+const pushWith = (data: object) => ({ data: { ...validPush().data, ...data } });
+/** A valid create schema with an unknown key nested `depth` levels (built as text). */
+const deepCreate = (depth: number) =>
+  JSON.stringify(validCreateSchema()).replace(
+    '{"schema":{',
+    `{"schema":{"x":${nested(depth - 2)},`,
+  );
+
+interface Probe {
+  /** True when the fault's symptom shows. */
+  symptom(p: RunningProvider): Promise<boolean>;
+  /** What the fault must not break (asserted on the faulty provider). */
+  intact?(p: RunningProvider): Promise<void>;
+}
+
+const status = async (a: Promise<{ status: number }>) => (await a).status;
+
+const PROBES: Record<Fault, Probe> = {
+  "crash-on-empty-name": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "createSchema", { body: createWith({ name: "" }) }))) === 500,
+    intact: async (p) => expect(await status(call(p.baseUrl, "createSchema"))).toBe(201),
+  },
+  "body-before-credentials": {
+    symptom: async (p) => {
+      const malformed = await call(p.baseUrl, "createSchema", { auth: null, body: "{" });
+      const invalid = await call(p.baseUrl, "createSchema", {
+        auth: WRONG_PASSWORD,
+        body: createWith({ name: 1 }),
+      });
+      return malformed.status === 400 && invalid.status === 422;
+    },
+    intact: async (p) => {
+      expect(await status(call(p.baseUrl, "createSchema", { auth: null }))).toBe(401);
+      expect(await status(call(p.baseUrl, "createSchema"))).toBe(201);
+    },
+  },
+  "crash-on-deep-nesting": {
+    symptom: async (p) => {
+      const deep = await call(p.baseUrl, "createSchema", { body: deepCreate(600) });
+      const notJson = await call(p.baseUrl, "updateClusteringRules", { body: "[".repeat(600) });
+      return deep.status === 500 && notJson.status === 500;
+    },
+    intact: async (p) => {
+      expect(await status(call(p.baseUrl, "createSchema", { body: deepCreate(599) }))).toBe(201);
+      expect(
+        await status(call(p.baseUrl, "createSchema", { body: deepCreate(600), auth: null })),
+      ).toBe(401);
+    },
+  },
+  "swap-400-422": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "createSchema", { body: "{" }))) === 422 &&
+      (await status(call(p.baseUrl, "createSchema", { body: createWith({ name: 1 }) }))) === 400,
+    intact: async (p) =>
+      expect(await status(call(p.baseUrl, "pushToUserDevices", { body: "{" }))).toBe(400),
+  },
+  "echo-authorization": {
+    symptom: async (p) => {
+      const a = await call(p.baseUrl, "createSchema", { auth: WRONG_PASSWORD });
+      const body = expectErrorBody(a);
+      const bad = await call(p.baseUrl, "createSchema", { body: "{" });
+      const ok = await call(p.baseUrl, "createSchema");
+      return (
+        a.status === 401 &&
+        body.error_description.includes(WRONG_PASSWORD) &&
+        body.errors.includes(`credentials: ${CREDENTIALS.username}:nope`) &&
+        a.headers.get("x-echo-authorization") === WRONG_PASSWORD &&
+        a.headers.get("x-echo-credentials") === `${CREDENTIALS.username}:nope` &&
+        (bad.json as { error_description: string }).error_description.includes(
+          CREDENTIALS.password,
+        ) &&
+        ok.headers.get("x-echo-authorization") === AUTH
+      );
+    },
+    intact: async (p) => {
+      const a = await call(p.baseUrl, "createSchema", { auth: WRONG_PASSWORD });
+      expect(expectErrorBody(a).error).toBe("authentication_failed");
+      expect(await status(call(p.baseUrl, "createSchema"))).toBe(201);
+    },
+  },
+  "big-body": {
+    // 4 MiB here (bigBodyBytes); the 512 MiB default is streamed in memory.test.ts.
+    symptom: async (p) => {
+      const ok = await call(p.baseUrl, "createSchema");
+      const denied = await call(p.baseUrl, "createSchema", { auth: null });
+      return (
+        ok.status === 201 &&
+        ok.text.length === 4 * 1024 * 1024 &&
+        denied.status === 401 &&
+        expectErrorBody(denied).error_description.length > 4 * 1024 * 1024 - 100
+      );
+    },
+  },
+  "wrong-status": {
+    symptom: async (p) => (await status(call(p.baseUrl, "createSchema"))) === 202,
+  },
+  "broken-error-body": {
+    symptom: async (p) => {
+      const a = await call(p.baseUrl, "updateClusteringRules", { body: "{" });
+      return (
+        a.status === 422 && a.headers.get("content-type") === "text/plain" && a.json === undefined
+      );
+    },
+    intact: async (p) => {
+      expectErrorBody(await call(p.baseUrl, "createSchema", { body: "{" }));
+    },
+  },
+  "auth-ignored": {
+    symptom: async (p) => (await status(call(p.baseUrl, "createSchema", { auth: null }))) === 201,
+  },
+  "auth-wrong-error": {
+    symptom: async (p) => {
+      const a = await call(p.baseUrl, "createSchema", { auth: WRONG_PASSWORD });
+      return a.status === 401 && expectErrorBody(a).error === "unauthorized";
+    },
+  },
+  "invalid-accepted": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "updateClusteringRules", { body: "{" }))) === 200,
+    intact: async (p) =>
+      expect(await status(call(p.baseUrl, "createSchema", { body: "{" }))).toBe(400),
+  },
+  "other-4xx": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "pushToUserDevices", { body: pushWith({ badge: "1" }) }))) ===
+      404,
+    intact: async (p) => expect(await status(call(p.baseUrl, "pushToUserDevices"))).toBe(200),
+  },
+  "crash-on-valid": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "pushToUserDevices", { body: pushWith({ title: "" }) }))) ===
+      500,
+    intact: async (p) => expect(await status(call(p.baseUrl, "pushToUserDevices"))).toBe(200),
+  },
+  "no-404-403": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "pushToUserDevices", { id: "nobody" }))) === 200 &&
+      (await status(call(p.baseUrl, "pushToUserDevices", { id: "other-1" }))) === 200,
+    intact: async (p) =>
+      expect(await status(call(p.baseUrl, "pushToUserDevices", { body: "{" }))).toBe(400),
+  },
+  "body-on-success": {
+    symptom: async (p) => {
+      const a = await call(p.baseUrl, "createSchema");
+      return a.status === 201 && a.text !== "";
+    },
+  },
+  "bad-base64-crash": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "createSchema", { auth: "Basic a$b=" }))) === 500,
+    intact: async (p) =>
+      expect(await status(call(p.baseUrl, "createSchema", { auth: WRONG_PASSWORD }))).toBe(401),
+  },
+  "password-prefix": {
+    symptom: async (p) =>
+      (await status(
+        call(p.baseUrl, "createSchema", { auth: `Basic ${b64(`ann:${CREDENTIALS.password}!`)}` }),
+      )) === 201,
+    intact: async (p) =>
+      expect(await status(call(p.baseUrl, "createSchema", { auth: WRONG_PASSWORD }))).toBe(401),
+  },
+  "username-case-insensitive": {
+    symptom: async (p) =>
+      (await status(
+        call(p.baseUrl, "createSchema", { auth: `Basic ${b64(`ANN:${CREDENTIALS.password}`)}` }),
+      )) === 201,
+  },
+  "crash-on-large-integer": {
+    symptom: async (p) =>
+      (await status(
+        call(p.baseUrl, "pushToUserDevices", { body: pushWith({ badge: 2 ** 31 }) }),
+      )) === 500 &&
+      (await status(
+        call(p.baseUrl, "pushToUserDevices", {
+          body: pushWith({ vibrate_duration: -(2 ** 31) - 1 }),
+        }),
+      )) === 500,
+    intact: async (p) =>
+      expect(
+        await status(
+          call(p.baseUrl, "pushToUserDevices", { body: pushWith({ badge: 2 ** 31 - 1 }) }),
+        ),
+      ).toBe(200),
+  },
+  "crash-on-long-string": {
+    symptom: async (p) =>
+      (await status(
+        call(p.baseUrl, "pushToUserDevices", { body: pushWith({ message: "m".repeat(65_536) }) }),
+      )) === 500,
+    intact: async (p) =>
+      expect(
+        await status(
+          call(p.baseUrl, "pushToUserDevices", { body: pushWith({ message: "m".repeat(65_535) }) }),
+        ),
+      ).toBe(200),
+  },
+  "crash-on-astral": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "createSchema", { body: createWith({ name: "a😀" }) }))) ===
+      500,
+    intact: async (p) =>
+      expect(
+        await status(call(p.baseUrl, "createSchema", { body: createWith({ name: "é\uffff" }) })),
+      ).toBe(201),
+  },
+  "crash-on-unknown-key": {
+    symptom: async (p) =>
+      (await status(call(p.baseUrl, "pushToUserDevices", { body: pushWith({ extra: 1 }) }))) ===
+        500 &&
+      (await status(
+        call(p.baseUrl, "createSchema", { body: { ...validCreateSchema(), extra: 1 } }),
+      )) === 500,
+    intact: async (p) => expect(await status(call(p.baseUrl, "createSchema"))).toBe(201),
+  },
+  "reject-empty-fields": {
+    symptom: async (p) => {
+      const a = await call(p.baseUrl, "createSchema", { body: createWith({ fields: [] }) });
+      return a.status === 422 && expectErrorBody(a).errors.length === 1;
+    },
+  },
+  "states-ignored": {
+    symptom: async (p) => {
+      const setup = await setState(p.statesUrl, "a login user exists", { id: "fresh" });
+      return (
+        setup.status === 200 &&
+        (await status(call(p.baseUrl, "pushToUserDevices", { id: "fresh" }))) === 404
+      );
+    },
+    intact: async (p) =>
+      expect((await setState(p.statesUrl, "a schema exists", {})).status).toBe(400),
+  },
+};
+
+const start = async (faults: Fault[]) => {
+  const p = await startHandProvider({
+    credentials: CREDENTIALS,
+    faults,
+    bigBodyBytes: 4 * 1024 * 1024,
+  });
+  await setState(p.statesUrl, "a login user exists", { id: "user-1" });
+  await setState(p.statesUrl, "a login user of another login app exists", { id: "other-1" });
+  return p;
+};
+
+let conforming: RunningProvider;
+beforeAll(async () => {
+  conforming = await start([]);
+});
+afterAll(() => conforming.close());
+
+it("every fault has a probe", () => {
+  expect(Object.keys(PROBES).sort()).toEqual([...FAULTS].sort());
+});
+
+describe.each(FAULTS)("fault %s", (fault) => {
+  const probe = PROBES[fault];
+  it("shows its symptom, which the conforming provider does not show", async () => {
+    const p = await start([fault]);
+    try {
+      expect(await probe.symptom(p)).toBe(true);
+      if (probe.intact) await probe.intact(p);
+    } finally {
+      await p.close();
+    }
+    expect(await probe.symptom(conforming)).toBe(false);
+  });
+});
+
+describe("faults combine", () => {
+  it("auth-ignored with no-404-403: a push without credentials to nobody is 200", async () => {
+    const p = await start(["auth-ignored", "no-404-403"]);
+    try {
+      expect(await status(call(p.baseUrl, "pushToUserDevices", { auth: null, id: "nobody" }))).toBe(
+        200,
+      );
+    } finally {
+      await p.close();
+    }
+  });
+});
