@@ -112,28 +112,76 @@ export function authVariantArb(
       );
     }
     case "wrong-user":
-      return fc
-        .string({ maxLength: 16 })
-        .map((u) => (u.includes(":") ? u.replaceAll(":", "") : u))
-        .map((user) => (user === c.username ? `${user}x` : user))
-        .map((user) => {
-          secrets.addBasic(user, c.password, "password");
-          return {
-            variant,
-            header: `Basic ${base64(`${user}:${c.password}`)}`,
-            description: `Basic with username ${JSON.stringify(user)} (wrong) and the valid password`,
-            curlAuth: headerFromShell("Basic", `printf '%s:%s' ${shq(user)} "$IDP_PASSWORD"`),
-          };
-        });
+      return nearMiss(c.username, "IDP_USERNAME").map(({ value: user, shell }) => {
+        // The wrong user sends the real password: register it, raw and encoded.
+        secrets.addBasic(user, c.password, "password");
+        return {
+          variant,
+          header: `Basic ${base64(`${user}:${c.password}`)}`,
+          description: `Basic with a wrong username (${shell.words}) and the valid password`,
+          curlAuth: headerFromShell("Basic", `printf '%s:%s' ${shell.text} "$IDP_PASSWORD"`),
+        };
+      });
     case "wrong-password":
-      return fc
-        .string({ maxLength: 16 })
-        .map((p) => (p === c.password ? `${p}x` : p))
-        .map((password) => ({
+      return nearMiss(c.password, "IDP_PASSWORD").map(({ value: password, shell }) => {
+        // A near miss holds part of the password: never print it, scrub it if echoed.
+        secrets.addBasic(c.username, password, "password");
+        return {
           variant,
           header: `Basic ${base64(`${c.username}:${password}`)}`,
-          description: `Basic with the valid username and password ${JSON.stringify(password)} (wrong)`,
-          curlAuth: headerFromShell("Basic", `printf '%s:%s' "$IDP_USERNAME" ${shq(password)}`),
-        }));
+          description: `Basic with the valid username and a wrong password (${shell.words})`,
+          curlAuth: headerFromShell("Basic", `printf '%s:%s' "$IDP_USERNAME" ${shell.text}`),
+        };
+      });
   }
+}
+
+/** Another case of the same letters, if there is one. */
+const swapCase = (s: string): string =>
+  [...s].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join("");
+
+interface Miss {
+  readonly value: string;
+  /** The value as shell text built from `$VAR` (never the secret itself), and in words. */
+  readonly shell: { readonly text: string; readonly words: string };
+}
+
+/**
+ * Wrong values that sit next to the right one, where real comparisons go wrong (a prefix match, a
+ * case-insensitive one, a cut at the stored length), and any other string. Never the right value,
+ * never a colon (that would be another variant).
+ */
+function nearMiss(right: string, envVar: string): fc.Arbitrary<Miss> {
+  const v = `$${envVar}`;
+  const other = fc.string({ maxLength: 16 }).map((x): Miss => {
+    const value = x.replaceAll(":", "");
+    const fixed = value === right ? `${value}x` : value;
+    return { value: fixed, shell: { text: shq(fixed), words: JSON.stringify(fixed) } };
+  });
+  const longer = fc
+    .string({ minLength: 1, maxLength: 8 })
+    .map((x) => x.replaceAll(":", "") || "x")
+    .map((x): Miss => ({
+      value: `${right}${x}`,
+      shell: { text: `"${v}"${shq(x)}`, words: `the right one followed by ${JSON.stringify(x)}` },
+    }));
+  const misses = [other, longer];
+  if (right.length > 1)
+    misses.push(
+      fc.integer({ min: 0, max: right.length - 1 }).map((n): Miss => ({
+        value: right.slice(0, n),
+        shell: { text: `"\${${envVar}:0:${n}}"`, words: `the first ${n} of its characters` },
+      })),
+    );
+  if (swapCase(right) !== right)
+    misses.push(
+      fc.constant<Miss>({
+        value: swapCase(right),
+        shell: {
+          text: `"$(printf '%s' "${v}" | tr 'a-zA-Z' 'A-Za-z')"`,
+          words: "the right one in other letter case",
+        },
+      }),
+    );
+  return fc.oneof(...misses);
 }

@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { VerifyReport } from "../../src/results.ts";
 import { runCli } from "../../src/run.ts";
 
 export interface CliRun {
@@ -26,6 +30,27 @@ export async function runVerify(
   return { code, stdout, stderr, ms: performance.now() - started };
 }
 
+/** Runs idp-verify with a JSON report and returns it parsed (undefined when none was written). */
+export async function verifyReport(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun & { readonly report: VerifyReport | undefined; readonly json: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "idp-verify-test-"));
+  const file = join(dir, "report.json");
+  try {
+    const run = await runVerify([...args, "--report", `json=${file}`], env);
+    let json = "";
+    try {
+      json = readFileSync(file, "utf8");
+    } catch {
+      // no report: the run ended before writing it
+    }
+    return { ...run, json, report: json ? (JSON.parse(json) as VerifyReport) : undefined };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const CREDENTIALS = {
   username: "verifier-test-user",
   password: "s3cret-Pa55-never-printed",
@@ -34,26 +59,33 @@ export const CREDENTIAL_TOKEN = Buffer.from(
   `${CREDENTIALS.username}:${CREDENTIALS.password}`,
 ).toString("base64");
 
-/** Flags that point idp-verify at a provider with the test credentials, small and fast. */
+/** Flags that point idp-verify at a provider, small and fast. */
 export function against(
-  baseUrl: string,
+  provider: { readonly baseUrl: string; readonly statesUrl?: string },
   extra: readonly string[] = [],
-  statesUrl?: string,
+  options: { readonly states?: boolean; readonly runs?: number; readonly seed?: number } = {},
 ): string[] {
+  const withStates = options.states ?? true;
   return [
     "--provider-url",
-    baseUrl,
+    provider.baseUrl,
     "--username",
     CREDENTIALS.username,
     "--password",
     CREDENTIALS.password,
-    ...(statesUrl ? ["--provider-states-url", statesUrl] : []),
+    ...(withStates && provider.statesUrl ? ["--provider-states-url", provider.statesUrl] : []),
     "--runs",
-    "15",
+    String(options.runs ?? 30),
     "--seed",
-    "42",
+    String(options.seed ?? 42),
     "--timeout-ms",
-    "2000",
+    "3000",
     ...extra,
   ];
 }
+
+export const failedIds = (report: VerifyReport | undefined): string[] =>
+  (report?.checks ?? []).filter((c) => c.status === "failed").map((c) => c.id);
+
+export const statusOf = (report: VerifyReport | undefined, id: string) =>
+  report?.checks.find((c) => c.id === id)?.status;
