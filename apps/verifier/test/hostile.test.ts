@@ -1,9 +1,8 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+// Providers that misbehave at the transport level: every run ends by itself in bounded time with
+// exit 1 or 2 and one line per error, never a stack trace.
+import { type HostileKind, type RunningHostile, startHostile } from "@idp/fault-providers";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeServer, type RunningFake, startFakeProvider } from "./support/fake-provider.ts";
-import { type Hostility, type RunningHostile, startHostile } from "./support/hostile.ts";
-import { against, CREDENTIALS, runVerify } from "./support/run.ts";
+import { against, verifyReport } from "./support/run.ts";
 
 let hostile: RunningHostile | undefined;
 afterEach(async () => {
@@ -11,91 +10,42 @@ afterEach(async () => {
   hostile = undefined;
 });
 
-const FAST = ["--timeout-ms", "500", "--runs", "10", "--checks", "R1,R3,R6"];
-const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
-
 describe("hostile providers", () => {
-  it.each<[Hostility, number, RegExp]>([
-    ["refused", 2, /E_PROVIDER_UNREACHABLE: the provider at \S+ did not answer \(ECONNREFUSED/],
-    ["hang", 2, /E_PROVIDER_UNREACHABLE: .*ETIMEDOUT: no complete answer within 500 ms/],
-    ["reset", 2, /E_PROVIDER_UNREACHABLE: .*ECONNRESET/],
-    [
-      "garbage",
-      2,
-      /E_PROVIDER_UNREACHABLE: the provider at \S+ answered something that is not HTTP \(HPE_/,
-    ],
-  ])(
-    "should end a run against a provider that does %s with exit %i and one clear line",
-    async (kind, code, message) => {
-      // Arrange
-      hostile = await startHostile(kind);
-      // Act
-      const run = await runVerify([...against(hostile.baseUrl), ...FAST]);
-      // Assert
-      expect(run.code).toBe(code);
-      expect(run.stderr).toMatch(message);
-      expect(run.stderr).not.toMatch(STACK_LINE);
-      expect(run.ms).toBeLessThan(10_000);
-    },
-  );
+  it.each<[HostileKind, 1 | 2, RegExp]>([
+    ["hang", 2, /E_PROVIDER_UNREACHABLE: .* did not answer \(ETIMEDOUT/],
+    ["drip", 2, /E_PROVIDER_UNREACHABLE: .* did not answer \(ETIMEDOUT/],
+    ["reset", 2, /E_PROVIDER_UNREACHABLE: .* did not answer/],
+    ["garbage", 2, /E_PROVIDER_UNREACHABLE: .* answered something that is not HTTP \(HPE_/],
+    ["refused", 2, /E_PROVIDER_UNREACHABLE: .* did not answer \(ECONNREFUSED/],
+    ["redirect-loop", 1, /^FAILED: /m],
+    ["bad-json", 1, /^FAILED: /m],
+    ["huge-body", 1, /^FAILED: /m],
+  ])("%s ends by itself with exit %i", async (kind, code, message) => {
+    hostile = await startHostile(kind, { dripIntervalMs: 200 });
+    const started = performance.now();
+    const run = await verifyReport(
+      [...against(hostile, [], { runs: 10, states: false }), "--timeout-ms", "600", "--max-duration", "60"],
+    );
+    expect(performance.now() - started).toBeLessThan(45_000);
+    expect(run.code).toBe(code);
+    expect(run.stdout + run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    if (code === 1) expect(run.report?.verdict).toBe("failed");
+  });
 
-  it.each<Hostility>(["endless", "redirect-loop"])(
-    "should end a run against a provider that does %s with exit 1 and a report",
-    async (kind) => {
-      // Arrange
-      hostile = await startHostile(kind);
-      // Act
-      const run = await runVerify([...against(hostile.baseUrl), ...FAST]);
-      // Assert
-      expect(run.code).toBe(1);
-      expect(run.stdout).toContain("✗ R1.auth.no-header");
-      expect(run.stdout).toMatch(
-        kind === "endless" ? /more than 1 MiB \(cut\)/ : /R3: 302 is not a documented status/,
-      );
-      expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
-      expect(run.ms).toBeLessThan(20_000);
-    },
-  );
+  it("calls a state URL that misbehaves a setup problem (exit 2), never a broken rule", async () => {
+    hostile = await startHostile("redirect-loop");
+    const run = await verifyReport(against(hostile, [], { runs: 5 }));
+    expect(run.stderr).toMatch(/^idp-verify: E_STATE_HANDLER: .*answered 302/);
+    expect(run.code).toBe(2);
+  });
 
-  it("should exit 1 when a provider answers some requests and then stops answering", async () => {
-    // Arrange: a conforming provider behind a front that hangs from the 20th request on
-    const fake: RunningFake = await startFakeProvider({ ...CREDENTIALS });
-    let count = 0;
-    const target = new URL(fake.baseUrl);
-    const front: Server = createServer((req, res) => {
-      count++;
-      if (count >= 20) return; // hang
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", async () => {
-        const answer = await fetch(`${target.origin}${req.url}`, {
-          method: req.method ?? "GET",
-          headers: Object.fromEntries(
-            Object.entries(req.headers).filter(
-              ([k]) => k !== "connection" && k !== "content-length",
-            ),
-          ) as Record<string, string>,
-          body: Buffer.concat(chunks),
-        });
-        res.writeHead(answer.status, Object.fromEntries(answer.headers));
-        res.end(Buffer.from(await answer.arrayBuffer()));
-      });
-    });
-    await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
-    const { port } = front.address() as AddressInfo;
-    try {
-      // Act
-      const run = await runVerify([...against(`http://127.0.0.1:${port}/v1`), ...FAST]);
-      // Assert
-      expect(run.code).toBe(1);
-      expect(run.stdout).toMatch(
-        /the provider stopped answering, run ended early: 5 requests in a row got no answer/,
-      );
-      expect(run.stdout).toMatch(/no answer: ETIMEDOUT/);
-      expect(run.ms).toBeLessThan(20_000);
-    } finally {
-      await closeServer(front);
-      await fake.close();
-    }
+  it("cuts a 512 MiB answer at 1 MiB, for the checks and for Pact alike", async () => {
+    hostile = await startHostile("huge-body");
+    const run = await verifyReport(against(hostile, ["--checks", "R8,pact.create schema: 401 for wrong credentials"], { runs: 5, states: false }));
+    const pact = run.report?.checks.find((c) => c.kind === "pact");
+    expect(pact?.failure?.message).toMatch(/longer than 1 MiB/);
+    const r8 = run.report?.checks.find((c) => c.id === "R8.no-success-body");
+    expect(r8?.failure?.exchange?.result).toMatchObject({ kind: "response", truncated: true });
   });
 });

@@ -118,7 +118,9 @@ function transportError(e: unknown): { code: string; message: string } {
     cause?: { code?: unknown; message?: unknown };
   };
   const causeCode = typeof err.cause?.code === "string" ? err.cause.code : undefined;
-  const code = causeCode ?? (typeof err.code === "string" ? err.code : "EREQUEST");
+  // undici's HTTPParserError carries no code for some protocol errors: name it like llhttp does.
+  const parser = (e as Error)?.name === "HTTPParserError" ? "HPE_INVALID_RESPONSE" : undefined;
+  const code = causeCode ?? (typeof err.code === "string" ? err.code : (parser ?? "EREQUEST"));
   const message =
     typeof err.cause?.message === "string" && causeCode
       ? err.cause.message

@@ -1,0 +1,43 @@
+// Concurrent cases, exact shrinking: the counterexample, seed, path and shrink count a run reports
+// do not depend on how many cases were in flight, and replaying the seed gives them again.
+import { type Fault, type RunningProvider, startHandProvider } from "@idp/fault-providers";
+import { afterEach, describe, expect, it } from "vitest";
+import { against, CREDENTIALS, verifyReport } from "./support/run.ts";
+
+let provider: RunningProvider | undefined;
+afterEach(async () => {
+  await provider?.close();
+  provider = undefined;
+});
+
+async function failureOf(fault: Fault, check: string, concurrency: number, seed: number) {
+  provider = await startHandProvider({ credentials: CREDENTIALS, faults: [fault] });
+  const run = await verifyReport(against(provider, ["--checks", check, "--concurrency", String(concurrency)], { runs: 200, seed }));
+  await provider.close();
+  provider = undefined;
+  const f = run.report?.checks.find((c) => c.id === check)?.failure;
+  return {
+    path: f?.counterexamplePath,
+    shrinks: f?.shrinks,
+    seed: f?.seed,
+    body: f?.exchange?.request.body,
+    message: f?.message,
+    replay: f?.replay?.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT"),
+  };
+}
+
+describe("the engine", () => {
+  it.each<[Fault, string, number]>([
+    ["crash-on-empty-name", "R4.valid-accepted.createSchema", 11],
+    ["reject-empty-fields", "R4.valid-accepted.createSchema", 12],
+    ["password-prefix", "R1.auth.wrong-password", 13],
+    ["crash-on-large-integer", "R4.valid-accepted.pushToUserDevices", 14],
+  ])("reports the same shrunk counterexample for %s with 1, 16 and 64 cases in flight", async (fault, check, seed) => {
+    const one = await failureOf(fault, check, 1, seed);
+    expect(one.path).toMatch(/^\d+(:\d+)*$/);
+    expect(one.body).toBeDefined();
+    expect(await failureOf(fault, check, 16, seed)).toEqual(one);
+    expect(await failureOf(fault, check, 64, seed)).toEqual(one);
+    expect(one.replay).toContain(`--checks ${check} --seed ${seed} --runs 200`);
+  });
+});
