@@ -1,117 +1,88 @@
+// Pact's own verifier judges the pacts; idp-verify runs it behind its guard (placeholder credential
+// swapped, body cap, exchanges recorded) and reads its verdict.
 import { fileURLToPath } from "node:url";
+import { PACT_PLACEHOLDER_AUTHORIZATION, PACT_WRONG_AUTHORIZATION } from "@idp/contracts";
+import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  type FakeProviderOptions,
-  type RunningFake,
-  startFakeProvider,
-} from "./support/fake-provider.ts";
-import { against, CREDENTIAL_TOKEN, CREDENTIALS, runVerify } from "./support/run.ts";
+import { pactVerdictProblem } from "../src/pact/ffi-results.ts";
+import { against, CREDENTIAL_TOKEN, CREDENTIALS, failedIds, runVerify, verifyReport } from "./support/run.ts";
 
 const PACTS = fileURLToPath(new URL("./fixtures/pacts/", import.meta.url));
-const PLACEHOLDER = `Basic ${Buffer.from("pact-placeholder-user:pact-placeholder-password").toString("base64")}`;
-const WRONG = `Basic ${Buffer.from("pact-wrong-user:pact-wrong-password").toString("base64")}`;
 
-let fake: RunningFake | undefined;
+let provider: RunningProvider | undefined;
 afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
+  await provider?.close();
+  provider = undefined;
 });
 
-async function verifyPacts(options: Partial<FakeProviderOptions>, withStates = true) {
-  fake = await startFakeProvider({ ...CREDENTIALS, providerStates: true, ...options });
-  return runVerify(
-    against(
-      fake.baseUrl,
-      ["--pacts", PACTS, "--checks", "pact"],
-      withStates ? fake.statesUrl : undefined,
-    ),
-  );
-}
-
-describe("pact verification with Pact's Verifier", () => {
-  it("should verify every interaction of a conforming provider, with the placeholder credential replaced", async () => {
-    // Act
-    const run = await verifyPacts({});
-    // Assert
-    expect(run.stdout.match(/^ {2}✓ pact\./gm)).toHaveLength(12);
-    expect(run.code).toBe(0);
-    const sent =
-      fake?.requests.filter((r) => r.url.startsWith("/v1/")).map((r) => r.authorization) ?? [];
-    expect(sent).not.toContain(PLACEHOLDER);
+describe("pact verification", () => {
+  it("verifies every interaction, swapping only the placeholder credential", async () => {
+    provider = await startHandProvider({ credentials: CREDENTIALS, keepRequests: 200 });
+    const run = await verifyReport(against(provider, ["--pacts", PACTS, "--checks", "pact"]));
+    expect(run.report?.checks.map((c) => c.status)).toEqual(Array(12).fill("passed"));
+    const sent = provider.requests.recent.filter((r) => r.url.startsWith("/v1/")).map((r) => r.authorization);
+    expect(sent).not.toContain(PACT_PLACEHOLDER_AUTHORIZATION);
     expect(sent).toContain(`Basic ${CREDENTIAL_TOKEN}`);
-    expect(sent).toContain(WRONG);
+    expect(sent).toContain(PACT_WRONG_AUTHORIZATION);
+    // Each interaction's time is its own exchange's, not a share of the batch.
+    const times = new Set(run.report?.checks.map((c) => c.durationMs));
+    expect(times.size).toBeGreaterThan(1);
+    expect(run.code).toBe(0);
   });
 
-  it("should fail the 401 interactions of a provider that ignores credentials (wrong ones are not replaced)", async () => {
-    // Act
-    const run = await verifyPacts({ faults: ["auth-ignored"] });
-    // Assert
-    expect(run.code).toBe(1);
-    const failed = [...run.stdout.matchAll(/^ {2}✗ (pact\..+)$/gm)].map((m) => m[1]);
-    expect(failed).toEqual([
+  it("fails the 401 interactions of a provider that ignores credentials", async () => {
+    provider = await startHandProvider({ credentials: CREDENTIALS, faults: ["auth-ignored"] });
+    const run = await verifyReport(against(provider, ["--pacts", PACTS, "--checks", "pact"]));
+    expect(failedIds(run.report)).toEqual([
       "pact.create schema: 401 for wrong credentials",
       "pact.push to user devices: 401 for wrong credentials",
       "pact.update clustering rules: 401 for wrong credentials",
     ]);
-    expect(run.stdout).toMatch(/pact mismatch: .*401/);
-  });
-
-  it("should fail an interaction whose provider state has no handler, with the reason", async () => {
-    // Act
-    const run = await verifyPacts({ missingStates: ["a login user of another login app exists"] });
-    // Assert
+    expect(run.report?.checks.find((c) => c.status === "failed")?.failure?.message).toMatch(/^pact: status: expected 401, got 20[01]/);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(
-      /✗ pact\.push to user devices: 403 for a login user of another login app\n\s+provider state setup failed: no handler for provider state "a login user of another login app exists": setup of state "a login user of another login app exists" answered 400/,
-    );
-    expect(run.stdout).toMatch(/✓ pact\.push to user devices: 404 for an unknown login user/);
   });
 
-  it("should skip interactions with provider states when --provider-states-url is absent", async () => {
-    // Act
-    const run = await verifyPacts({}, false);
-    // Assert
-    expect(run.stdout).toMatch(
-      /- pact\.push to user devices: 404 for an unknown login user +skipped: needs --provider-states-url/,
-    );
-    expect(run.stdout).toMatch(/✓ pact\.create schema: 201 for a valid schema/);
-    expect(run.code).toBe(0);
+  it("gives a failing interaction with a provider state its state setup command", async () => {
+    provider = await startHandProvider({ credentials: CREDENTIALS, faults: ["no-404-403"] });
+    const run = await verifyReport(against(provider, ["--checks", "pact"]));
+    const f = run.report?.checks.find((c) => c.id === "pact.push to user devices: 404 for an unknown login user")?.failure;
+    expect(f?.setup).toMatch(/^curl -sS -X POST '.*\/_pact\/provider-states' .*"state":"no login user exists"/);
+    expect(f?.exchange?.result).toMatchObject({ status: 200 });
+    expect(run.code).toBe(1);
   });
 
-  it("should exit 2 when --checks names a pact interaction that does not exist", async () => {
-    fake = await startFakeProvider({ ...CREDENTIALS });
-    const run = await runVerify(
-      against(fake.baseUrl, ["--pacts", PACTS, "--checks", "pact.no such interaction"]),
-    );
+  it("is exit 2 when --checks names a pact interaction that does not exist", async () => {
+    provider = await startHandProvider({ credentials: CREDENTIALS });
+    const run = await runVerify(against(provider, ["--pacts", PACTS, "--checks", "pact.no such interaction"]));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/E_CONFIG: unknown check id "pact.no such interaction"/);
   });
+
+  it("is exit 2 when the broker cannot be read", async () => {
+    provider = await startHandProvider({ credentials: CREDENTIALS });
+    const run = await verifyReport(
+      against(provider, ["--broker-url", "http://127.0.0.1:9", "--checks", "pact", "--provider-branch", "main", "--enable-pending"]),
+    );
+    expect(run.report?.checks[0]?.reason).toMatch(/^Pact's verifier could not/);
+    expect(run.code).toBe(2);
+  });
 });
 
-describe("pacts from a broker", () => {
-  it("should exit 2 when the broker cannot be read", async () => {
-    // Arrange
-    fake = await startFakeProvider({ ...CREDENTIALS });
-    // Act
-    const run = await runVerify(
-      against(fake.baseUrl, [
-        "--broker-url",
-        "http://127.0.0.1:9",
-        "--checks",
-        "pact",
-        "--consumer-version-selectors",
-        '[{"mainBranch":true}]',
-        "--enable-pending",
-        "--include-wip-pacts-since",
-        "2025-01-01",
-        "--provider-branch",
-        "main",
-      ]),
-    );
-    // Assert
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(
-      /E_PACT_UNREADABLE: Pact's verifier could not load the pacts: No pacts found for provider 'idp-service'/,
-    );
+describe("Pact's overall verdict", () => {
+  const outcome = (result: boolean, ok: boolean[], pending: boolean[] = []) => ({
+    result,
+    interactions: ok.map((o, i) => ({ description: `i${i}`, pending: pending[i] ?? false, ok: o, providerStates: [], mismatches: [] })),
+  });
+
+  it.each([
+    [outcome(true, [true, true]), undefined],
+    [outcome(false, [true, false]), undefined],
+    [outcome(true, [true, false], [false, true]), undefined],
+    [outcome(false, [true, true]), /failed the run but no interaction shows a failure/],
+    [outcome(true, [false]), /passed the run although an interaction failed/],
+  ])("must agree with the interactions: %j", (o, problem) => {
+    const p = pactVerdictProblem(o);
+    if (problem) expect(p).toMatch(problem);
+    else expect(p).toBeUndefined();
   });
 });

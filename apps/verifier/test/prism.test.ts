@@ -20,12 +20,6 @@ const SATISFIABLE = [
   "R4.valid-accepted.pushToUserDevices",
   "R4.valid-accepted.updateClusteringRules",
   "R8.no-success-body",
-  // The export's 401 example carries `authentication_failed`, so Prism's 401 conforms.
-  // R1.auth.bad-base64 is in neither list: prism decodes base64 leniently (it skips characters
-  // outside the alphabet), so whether it rejects a generated value depends on that value.
-  "R1.auth.no-header",
-  "R1.auth.other-scheme",
-  "R1.auth.no-colon",
   "pact.create schema: 201 for a valid schema",
   "pact.create schema: 422 for a schema with a field of the wrong type",
   "pact.push to user devices: 200 for a valid notification to a login user",
@@ -39,17 +33,19 @@ const UNSATISFIABLE: Readonly<Record<string, RegExp>> = {
   // Prism checks that Basic credentials are present and well-formed, not who they belong to.
   "R1.auth.wrong-user": /must get 401, got 20[01]/,
   "R1.auth.wrong-password": /must get 401, got 20[01]/,
-  "pact.create schema: 401 for wrong credentials": /expected 401 but was 201/,
-  "pact.push to user devices: 401 for wrong credentials": /expected 401 but was 200/,
-  "pact.update clustering rules: 401 for wrong credentials": /expected 401 but was 200/,
+  "pact.create schema: 401 for wrong credentials": /status: expected 401, got 201/,
+  "pact.push to user devices: 401 for wrong credentials": /status: expected 401, got 200/,
+  "pact.update clustering rules: 401 for wrong credentials": /status: expected 401, got 200/,
   // Prism has no state: every login user exists in this login app.
   "R7.push-404": /must get 404, got 200/,
   "R7.push-403": /must get 403, got 200/,
   "pact.push to user devices: 403 for a login user of another login app":
-    /expected 403 but was 200/,
-  "pact.push to user devices: 404 for an unknown login user": /expected 404 but was 200/,
+    /status: expected 403, got 200/,
+  "pact.push to user devices: 404 for an unknown login user": /status: expected 404, got 200/,
+  // R1 is in neither list: it sends every kind of body with bad credentials, and Prism never
+  // answers a body that is not JSON (see the last test), so R1 could only time out against it.
   // Prism answers every request-validation failure with 422 when the operation documents 422.
-  "pact.create schema: 400 for a malformed body": /expected 400 but was 422/,
+  "pact.create schema: 400 for a malformed body": /status: expected 400, got 422/,
 };
 
 const USERNAME = "prism-user";
@@ -200,7 +196,7 @@ async function verifyAgainstPrism(checks: readonly string[], runs: number): Prom
     ],
     {},
   );
-  if (parsed.help) throw new Error("unexpected --help");
+  if (parsed.kind !== "run") throw new Error(`unexpected --${parsed.kind}`);
   return verify(parsed.config);
 }
 

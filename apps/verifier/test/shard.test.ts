@@ -6,15 +6,15 @@ import { fc, test } from "@fast-check/vitest";
 import { afterEach, describe, expect, it } from "vitest";
 import type { VerifyReport } from "../src/index.ts";
 import { assignShards, parseShard, unitsOfShard } from "../src/shard.ts";
-import { type RunningFake, startFakeProvider } from "./support/fake-provider.ts";
-import { against, runVerify } from "./support/run.ts";
+import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
+import { against, CREDENTIALS, runVerify } from "./support/run.ts";
 
 const PACTS = fileURLToPath(new URL("./fixtures/pacts/", import.meta.url));
 
-let fake: RunningFake | undefined;
+let provider: RunningProvider | undefined;
 afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
+  await provider?.close();
+  provider = undefined;
 });
 
 interface Run {
@@ -86,13 +86,11 @@ describe("--shard i/n", () => {
 
   it("should keep every failure of the whole run when a provider breaks rules, and split pact files", async () => {
     // Arrange: a 500 on some valid pushes (R4, R6) and a body on 201 (R8)
-    fake = await startFakeProvider({
-      username: "verifier-test-user",
-      password: "s3cret-Pa55-never-printed",
-      providerStates: true,
+    provider = await startHandProvider({
+      credentials: CREDENTIALS,
       faults: ["crash-on-valid", "body-on-success"],
     });
-    const args = against(fake.baseUrl, ["--pacts", PACTS, "--runs", "10"], fake.statesUrl);
+    const args = against(provider, ["--pacts", PACTS], { runs: 10 });
     // Act
     const { whole, shards } = await wholeAndShards(args, 2);
     // Assert
@@ -109,7 +107,8 @@ describe("--shard i/n", () => {
     for (const s of shards) {
       const pact = s.report.checks.filter((c) => c.kind === "pact");
       expect(pact.length).toBeGreaterThan(0);
-      expect(pact.every((c) => c.title.includes(PACTS.replace(/\/$/, "")))).toBe(true);
+      expect(pact.every((c) => c.consumer?.name === "idp-toolkit-consumer")).toBe(true);
+      expect(s.report.pactSources.every((p) => p.startsWith(PACTS))).toBe(true);
     }
   });
 

@@ -145,3 +145,12 @@ export function parseFfiResults(
     ...(loadMessage !== undefined ? { loadError: scrub(loadMessage) } : {}),
   };
 }
+
+/** Pact's own verdict must agree with its per-interaction results; a disagreement is not a pass. */
+export function pactVerdictProblem(outcome: Pick<PactOutcome, "result" | "interactions">): string | undefined {
+  const anyFailed = outcome.interactions.some((i) => !i.ok && !i.pending);
+  if (outcome.result !== anyFailed) return undefined;
+  return outcome.result
+    ? "Pact's verifier passed the run although an interaction failed"
+    : "Pact's verifier failed the run but no interaction shows a failure (see its output with --report json)";
+}

@@ -10,7 +10,7 @@ import { curlCommand } from "../http/exchange.ts";
 import type { CheckResult, PactMismatch } from "../results.ts";
 import type { Credentials } from "../rules/types.ts";
 import { base64, type Secrets } from "../secrets.ts";
-import { type InteractionOutcome, parseFfiResults } from "./ffi-results.ts";
+import { type InteractionOutcome, pactVerdictProblem, parseFfiResults } from "./ffi-results.ts";
 import type { PactFile, PactInteraction } from "./files.ts";
 import { type GuardGroup, PactGuard } from "./guard.ts";
 import { runPactWorker } from "./host.ts";
@@ -119,18 +119,8 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
       ];
     const results = toResults(parsed.interactions, guard.groups, run);
     const extra: CheckResult[] = [];
-    // Pact's own verdict must agree with its per-interaction results.
-    const anyFailed = parsed.interactions.some((i) => !i.ok && !i.pending);
-    if (parsed.result === anyFailed)
-      extra.push(
-        pactError(
-          `${PACT_PREFIX}.verdict`,
-          parsed.result
-            ? "Pact's verifier passed the run although an interaction failed"
-            : "Pact's verifier failed the run but no interaction shows a failure (see its output with --report json)",
-          durationMs,
-        ),
-      );
+    const verdict = pactVerdictProblem(parsed);
+    if (verdict) extra.push(pactError(`${PACT_PREFIX}.verdict`, verdict, durationMs));
     // Every interaction asked for must have a result.
     const reported = new Set(parsed.interactions.map((i) => i.description));
     for (const { interaction } of wanted)
@@ -205,8 +195,16 @@ const pactError = (id: string, reason: string, durationMs: number): CheckResult 
   warnings: [],
 });
 
+const MISMATCH_ORDER = ["status", "header", "body"];
+const rank = (m: PactMismatch) => {
+  const i = MISMATCH_ORDER.indexOf(m.type);
+  return i < 0 ? MISMATCH_ORDER.length : i;
+};
+
+/** Status first, then headers, then the body: the order a reader checks an answer in. */
 function mismatchSummary(mismatches: readonly PactMismatch[]): string {
-  return mismatches
+  return [...mismatches]
+    .sort((a, b) => rank(a) - rank(b))
     .map((m) => {
       if (m.type === "status") return `status: expected ${m.expected}, got ${m.actual}`;
       const where = m.path ? ` ${m.path}` : "";
