@@ -31,6 +31,11 @@ export function jsonDepth(root: unknown): number {
 // Restated here rather than imported, so the check does not share code with what it checks.
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether a text holds a surrogate code unit that is not half of a pair. */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE.test(text);
+}
+
 /** Whether a text is well-formed Unicode (no lone surrogate), so it round-trips through UTF-8. */
 export function isWellFormed(text: string): boolean {
   return !LONE.test(text) && Buffer.from(text, "utf8").toString("utf8") === text;
