@@ -204,28 +204,40 @@ export function nestingText(p: NestingParams, budget: number): StressText {
 
 // ---- Many keys, large arrays ----------------------------------------------------------------
 
-/** Distinct keys `prefix0`, `prefix1`, ... (a digit at the end: never a key the tables name). */
+/**
+ * Members `"prefix0":v0,"prefix1":v1,...` (`values` cycled): distinct keys ending in a digit, so
+ * never a key the tables name; `taken` lengthens a key with `_` (a custom profile's names).
+ */
 export function membersText(
   prefix: string,
   values: readonly string[],
   count: number,
   budget: number,
-  keepKey: (key: string) => string = (k) => k,
+  taken: (key: string) => boolean = () => false,
 ): StressText & { readonly firstKey: string } {
+  const open = JSON.stringify(prefix).slice(0, -1); // digits need no escaping
   const valueBytes = Math.max(...values.map(utf8Bytes));
-  const perMember = utf8Bytes(JSON.stringify(prefix)) + String(count).length + 2 + valueBytes;
+  const perMember = utf8Bytes(open) + String(count).length + 3 + valueBytes;
   const fit = Math.max(1, Math.floor((budget + 1) / perMember));
   const n = Math.min(count, fit);
+  const key = (i: number) => {
+    let k = `${prefix}${i}`;
+    while (taken(k)) k += "_";
+    return k;
+  };
   const members: string[] = new Array(n);
-  for (let i = 0; i < n; i++)
-    members[i] = `${JSON.stringify(keepKey(`${prefix}${i}`))}:${values[i % values.length]}`;
+  for (let i = 0; i < n; i++) {
+    const k = key(i);
+    const text = k.length === prefix.length + String(i).length ? `${open}${i}"` : JSON.stringify(k);
+    members[i] = `${text}:${values[i % values.length]}`;
+  }
   const text = members.join(",");
   return {
     text,
     bytes: utf8Bytes(text),
     size: n,
     json: "object",
-    firstKey: keepKey(`${prefix}0`),
+    firstKey: key(0),
     what: `${n} key${n === 1 ? "" : "s"}`,
   };
 }
@@ -235,9 +247,12 @@ export function arrayText(elements: readonly string[], length: number, budget: n
   const elementBytes = Math.max(...elements.map(utf8Bytes));
   const fit = Math.max(1, Math.floor((budget - 1) / (elementBytes + 1)));
   const n = Math.min(length, fit);
-  const items: string[] = new Array(n);
-  for (let i = 0; i < n; i++) items[i] = elements[i % elements.length] ?? "null";
-  const text = `[${items.join(",")}]`;
+  const all = elements.join(",");
+  const whole = Math.floor(n / elements.length);
+  const rest = elements.slice(0, n % elements.length).join(",");
+  // n >= 1, so either some whole cycles or a partial one; commas only between elements
+  const text =
+    rest === "" ? `[${`${all},`.repeat(whole - 1)}${all}]` : `[${`${all},`.repeat(whole)}${rest}]`;
   return {
     text,
     bytes: utf8Bytes(text),
