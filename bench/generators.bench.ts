@@ -1,12 +1,16 @@
 // Samples per second: each arbitrary derived from the contracts vs a hand-written fast-check
-// arbitrary of the same shape and the same value distributions. Run: node bench/generators.bench.ts
+// arbitrary of the same shape and the same value distributions; and the stress bodies (exact text,
+// up to 1 MiB each) against the valid bodies of the same operation, in the same run.
+// Run: node bench/generators.bench.ts
 // (after `pnpm --filter @idp/contracts build`). Not a test: numbers depend on the machine.
 import fc from "fast-check";
 import {
   clusteringRulesArb,
   createSchemaRequestArb,
   invalidBodyArb,
+  stressBodyArb,
   userPublishRequestArb,
+  validBodyArb,
 } from "../packages/generators/src/index.ts";
 
 const str = fc.oneof(
@@ -77,8 +81,7 @@ const handClustering = rec({
   }),
 });
 
-function rate(arb: fc.Arbitrary<unknown>): number {
-  const batch = 500;
+function rate(arb: fc.Arbitrary<unknown>, batch = 500): number {
   fc.sample(arb, { numRuns: batch, seed: 1 }); // warm-up
   let n = 0;
   let seed = 0;
@@ -105,3 +108,19 @@ for (const [name, derived, hand] of rows) {
 }
 for (const op of ["createSchema", "pushToUserDevices", "updateClusteringRules"] as const)
   process.stdout.write(`| invalid ${op} | ${rate(invalidBodyArb(op))} | - | - |\n`);
+
+process.stdout.write(
+  "\n| operation | stress (samples/s) | valid (samples/s) | ratio | stress MiB/s |\n|---|---|---|---|---|\n",
+);
+for (const op of ["createSchema", "pushToUserDevices", "updateClusteringRules"] as const) {
+  let bytes = 0;
+  const counted = stressBodyArb(op).map((c) => {
+    bytes += c.text.length;
+    return c;
+  });
+  const start = performance.now();
+  const s = rate(counted, 50);
+  const mibs = bytes / 1_048_576 / ((performance.now() - start) / 1000);
+  const v = rate(validBodyArb(op));
+  process.stdout.write(`| ${op} | ${s} | ${v} | ${(s / v).toFixed(3)}x | ${mibs.toFixed(0)} |\n`);
+}

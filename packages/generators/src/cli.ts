@@ -1,12 +1,20 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { GeneratorError } from "./errors.ts";
-import { genLines, parseGenArgs, USAGE } from "./gen-command.ts";
+import { helpText, parseGenArgs } from "./gen-args.ts";
+import { genLines } from "./gen-command.ts";
+
+// The package's own version: ../package.json from both src/ and dist/.
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  return typeof pkg?.version === "string" ? pkg.version : "unknown";
+}
 
 // The one place that prints and maps errors to exit codes: 0 done, 2 bad usage, 1 a bug.
 async function main(): Promise<number> {
   const options = parseGenArgs(process.argv.slice(2), () => (Math.random() * 2 ** 32) | 0);
-  if (options === "help") {
-    process.stdout.write(`${USAGE}\n`);
+  if (options === "help" || options === "version") {
+    process.stdout.write(`${options === "help" ? helpText(packageVersion()) : packageVersion()}\n`);
     return 0;
   }
   if (!options.seedGiven)

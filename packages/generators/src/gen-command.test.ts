@@ -1,59 +1,22 @@
+import { Buffer } from "node:buffer";
 import { fc, test } from "@fast-check/vitest";
-import { classifyRequestBody } from "@idp/contracts";
+import { classifyRequestBody, type DetailedOperationId } from "@idp/contracts";
 import { describe, expect, it } from "vitest";
-import { GeneratorError } from "./errors.ts";
-import { CLI_OPERATIONS, genLines, parseGenArgs } from "./gen-command.ts";
+import { hasLoneSurrogate, isWellFormed, jsonStrings } from "../test/support/json-walk.ts";
+import { CLI_OPERATIONS, type GenOptions, parseGenArgs } from "./gen-args.ts";
+import { genLines } from "./gen-command.ts";
 
 const noRandom = () => {
   throw new Error("the seed was given; no random seed should be drawn");
 };
-
-describe("parseGenArgs", () => {
-  it("should read the operation and every flag of conformance.md §5", () => {
-    expect(
-      parseGenArgs(["push", "--invalid", "--count", "5", "--seed", "-7"], noRandom),
-    ).toMatchObject({
-      operation: "pushToUserDevices",
-      invalid: true,
-      count: 5,
-      seed: -7,
-      seedGiven: true,
-    });
-  });
-
-  it("should draw a seed only when none is given", () => {
-    expect(parseGenArgs(["create-schema"], () => 42)).toMatchObject({ seed: 42, seedGiven: false });
-  });
-
-  it.each([
-    [["bogus"], /unknown operation "bogus"/],
-    [[], /missing operation/],
-    [["push", "--count", "ten"], /--count: expected an integer/],
-    [["push", "--count", "-1"], /--count: expected an integer from 0/],
-    [["push", "--seed", "1.5"], /--seed: expected an integer/],
-    [["push", "--profile", "lax"], /--profile: expected default or strict/],
-    [["push", "--colour"], /--colour/],
-    [["push", "extra"], /unexpected argument "extra"/],
-  ])("should reject %j with a one-line usage error naming the problem", (argv, message) => {
-    const call = () => parseGenArgs(argv, () => 1);
-    expect(call).toThrow(GeneratorError);
-    expect(call).toThrow(message);
-    try {
-      call();
-    } catch (e) {
-      expect((e as GeneratorError).code).toBe("E_USAGE");
-      expect((e as Error).message).not.toContain("\n");
-    }
-  });
-});
+const options = (argv: string[]): GenOptions => {
+  const o = parseGenArgs(argv, noRandom);
+  if (typeof o === "string") throw new Error(`unexpected ${o}`);
+  return o;
+};
+const opOf = (name: string): DetailedOperationId => CLI_OPERATIONS[name] ?? "createSchema";
 
 describe("genLines", () => {
-  const options = (argv: string[]) => {
-    const o = parseGenArgs(argv, noRandom);
-    if (o === "help") throw new Error("unexpected help");
-    return o;
-  };
-
   test.prop(
     [
       fc.constantFrom(...Object.keys(CLI_OPERATIONS)),
@@ -65,8 +28,7 @@ describe("genLines", () => {
     const first = [...genLines(options(argv))];
     expect([...genLines(options(argv))]).toEqual(first);
     expect(first).toHaveLength(20);
-    const op = CLI_OPERATIONS[name] ?? "createSchema";
-    for (const line of first) expect(classifyRequestBody(op, line).outcome).toBe("valid");
+    for (const line of first) expect(classifyRequestBody(opOf(name), line).outcome).toBe("valid");
   });
 
   it("should keep a shorter run a prefix of a longer one across chunks", () => {
@@ -74,6 +36,12 @@ describe("genLines", () => {
     const short = [...genLines(options(["push", "--count", "1001", "--seed", "3"]))];
     expect(long.slice(0, 1001)).toEqual(short);
     expect(new Set(long).size).toBe(long.length);
+    const stress = (n: string) => [
+      ...genLines(
+        options(["push", "--stress", "--count", n, "--seed", "3", "--max-body-bytes", "65536"]),
+      ),
+    ];
+    expect(stress("45").slice(0, 21)).toEqual(stress("21"));
   });
 
   it("should start each --invalid line with body, raw, expectedStatus, violation, in that order", () => {
@@ -90,6 +58,94 @@ describe("genLines", () => {
       const text = record.raw ? String(record.body) : JSON.stringify(record.body);
       const verdict = classifyRequestBody("updateClusteringRules", text);
       expect(verdict.outcome === "invalid" && verdict.status).toBe(record.expectedStatus);
+    }
+  });
+
+  it("should give --stress lines the exact text to send, classified by the contracts as the line says", () => {
+    for (const name of Object.keys(CLI_OPERATIONS)) {
+      const lines = [...genLines(options([name, "--stress", "--count", "30", "--seed", "9"]))];
+      expect(lines).toHaveLength(30);
+      for (const line of lines) {
+        const record = JSON.parse(line) as {
+          body: string;
+          raw: boolean;
+          stress: string;
+          place: string;
+          expected: { outcome: string; status?: number; violation?: string };
+        };
+        expect(Object.keys(record).slice(0, 5)).toEqual([
+          "body",
+          "raw",
+          "stress",
+          "place",
+          "expected",
+        ]);
+        expect(record.raw).toBe(true);
+        const verdict = classifyRequestBody(opOf(name), record.body);
+        expect(verdict.outcome).toBe(record.expected.outcome);
+        if (verdict.outcome === "invalid")
+          expect([verdict.status, verdict.violation.kind]).toEqual([
+            record.expected.status,
+            record.expected.violation,
+          ]);
+      }
+    }
+  });
+
+  it("should pass the size options through (--max-length 0: only empty arrays and maps)", () => {
+    for (const line of genLines(
+      options(["clustering-rules", "--max-length", "0", "--count", "30", "--seed", "2"]),
+    )) {
+      const body = JSON.parse(line) as {
+        rules: { features: object; parameters: { excluded_words: unknown[] } };
+      };
+      expect(Object.keys(body.rules.features)).toEqual([]);
+      expect(body.rules.parameters.excluded_words).toEqual([]);
+    }
+    for (const line of genLines(
+      options([
+        "push",
+        "--stress",
+        "--kinds",
+        "deep-nesting",
+        "--max-depth",
+        "7",
+        "--count",
+        "30",
+        "--seed",
+        "2",
+      ]),
+    ))
+      expect(JSON.parse(line)).toMatchObject({ stress: "deep-nesting" });
+  });
+});
+
+describe("every idp-gen line is valid UTF-8 JSON, with no lone surrogate in what it carries", () => {
+  const modes = [
+    [],
+    ["--invalid"],
+    ["--stress", "--max-body-bytes", "65536"],
+    ["--invalid", "--profile", "strict"],
+  ];
+  test.prop(
+    [
+      fc.constantFrom(...Object.keys(CLI_OPERATIONS)),
+      fc.constantFrom(...modes),
+      fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+    ],
+    { numRuns: 12 },
+  )("for every operation and mode", (name, mode, seed) => {
+    const count = mode[0] === "--stress" ? "20" : mode[0] === "--invalid" ? "2000" : "500";
+    for (const line of genLines(
+      options([name, ...mode, "--count", count, "--seed", String(seed)]),
+    )) {
+      expect(Buffer.from(line, "utf8").toString("utf8")).toBe(line);
+      const record = JSON.parse(line) as unknown;
+      for (const s of jsonStrings(record))
+        if (hasLoneSurrogate(s)) expect.fail(`lone surrogate in ${line}`);
+      const { raw, body } = record as { raw?: boolean; body?: unknown };
+      // A raw body is text to send: it must be well-formed itself (and, when JSON, inside too).
+      if (raw === true) expect(isWellFormed(String(body))).toBe(true);
     }
   });
 });

@@ -9,6 +9,17 @@ export {
   requestBodyText,
 } from "./invalid-body.ts";
 export {
+  MIN_STRESS_BODY_BYTES,
+  STRESS_DEFAULTS,
+  STRESS_KINDS,
+  type StressBodyCase,
+  type StressConstraints,
+  type StressExpectation,
+  type StressKind,
+  type StressPlace,
+  stressBodyArb,
+} from "./stress-body.ts";
+export {
   clusteringRulesArb,
   createSchemaRequestArb,
   userPublishRequestArb,

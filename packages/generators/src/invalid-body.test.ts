@@ -10,6 +10,8 @@ import {
   type ViolationKind,
 } from "@idp/contracts";
 import { describe, expect, it } from "vitest";
+import { isWellFormed, jsonStrings } from "../test/support/json-walk.ts";
+import { codePointBoundary } from "./_internal/unicode.ts";
 import {
   type InvalidBodyCase,
   invalidBodyArb,
@@ -199,6 +201,28 @@ describe("requestBodyText", () => {
         expect(text).toBe(c.body);
         expect(() => JSON.parse(text)).toThrow();
       } else expect(JSON.parse(text)).toEqual(c.body);
+    },
+  );
+});
+
+describe("well-formed Unicode", () => {
+  it.each(Object.keys(arbs) as DetailedOperationId[])(
+    "should send only text that encodes as UTF-8: %s, 3000 cases (raw cuts keep surrogate pairs whole)",
+    (op) => {
+      for (const c of fc.sample(arbs[op](), 3000)) {
+        const text = requestBodyText(c);
+        expect(isWellFormed(text), text).toBe(true);
+        if (!c.raw) for (const s of jsonStrings(c.body)) expect(isWellFormed(s)).toBe(true);
+      }
+    },
+  );
+
+  test.prop([fc.string({ unit: "binary", minLength: 1 }), fc.nat()])(
+    "should cut a body only between code points",
+    (text, n) => {
+      const cut = codePointBoundary(text, n % (text.length + 1));
+      expect(isWellFormed(text.slice(0, cut))).toBe(true);
+      expect((n % (text.length + 1)) - cut).toBeLessThanOrEqual(1);
     },
   );
 });

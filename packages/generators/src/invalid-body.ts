@@ -16,13 +16,13 @@ import {
   nonObjectValue,
   wrongTypeValue,
 } from "./_internal/json-values.ts";
-import { formatPattern } from "./_internal/patterns.ts";
+import { locate, picksArb, setAt } from "./_internal/locate.ts";
 import { collectSlots, type Slot } from "./_internal/slots.ts";
 import { VALUES_IN_USE } from "./_internal/spec-values.ts";
+import { codePointBoundary } from "./_internal/unicode.ts";
 import { defOf, numberDomain } from "./_internal/zod-def.ts";
 import { GeneratorError } from "./errors.ts";
 import { validBodyArb } from "./valid-body.ts";
-import { zodArbitrary } from "./zod-arbitrary.ts";
 
 /** A request body that breaks exactly one rule, with what a conforming provider must answer. */
 export interface InvalidBodyCase {
@@ -49,9 +49,6 @@ export interface InvalidBodyConstraints {
 export function requestBodyText(c: InvalidBodyCase): string {
   return c.raw ? String(c.body) : JSON.stringify(c.body);
 }
-
-type Json = Record<string, unknown> | unknown[];
-type Pick = { readonly index: number; readonly key: string; readonly fresh: unknown } | undefined;
 
 // Small bases keep invalid cases fast and readable; the broken place is what matters.
 const BASE_MAX_LENGTH = 4;
@@ -87,7 +84,7 @@ export function invalidBodyArb(
     path,
   });
   const picksFor = (slot: Slot, freshAtLast = false) =>
-    picksArb(slots, slot, VALUES_IN_USE[operation], freshAtLast);
+    picksArb(slots, slot, VALUES_IN_USE[operation], freshAtLast, BASE_MAX_LENGTH);
   const asserted = profile.asserted;
   const cases: fc.Arbitrary<InvalidBodyCase>[] = [];
 
@@ -108,10 +105,8 @@ export function invalidBodyArb(
         .oneof(
           fc.tuple(base, fc.nat()).map(([b, n]) => {
             const text = JSON.stringify(b);
-            return [
-              text.slice(0, n % text.length),
-              `truncated after ${n % text.length} characters`,
-            ];
+            const cut = codePointBoundary(text, n % text.length);
+            return [text.slice(0, cut), `truncated after ${cut} UTF-16 code units`];
           }),
           fc.tuple(base, anyString).map(([b, s]) => [`${JSON.stringify(b)},${s}`, "trailing text"]),
           fc.constantFrom(...texts).map((t) => [t, JSON.stringify(t)]),
@@ -243,82 +238,6 @@ export function invalidBodyArb(
         "Expected: a profile whose `asserted` set is not empty.",
     );
   return fc.oneof(first, ...rest);
-}
-
-/**
- * For each segment of a slot's pattern: which array index or map key to take, and a fresh valid
- * value to put there when the container is empty (or an optional key is absent).
- */
-function picksArb(
-  slots: readonly Slot[],
-  slot: Slot,
-  overrides: Readonly<Record<string, fc.Arbitrary<unknown>>>,
-  freshAtLast: boolean,
-): fc.Arbitrary<Pick[]> {
-  const options = { overrides, maxLength: BASE_MAX_LENGTH };
-  return fc.tuple(
-    ...slot.segments.map((seg, i): fc.Arbitrary<Pick> => {
-      const prefix = slot.segments.slice(0, i + 1);
-      const last = i === slot.segments.length - 1 && !freshAtLast;
-      const child = slots.find((s) => s.pattern === formatPattern(prefix));
-      if (!child) return fc.constant(undefined);
-      const needsFresh = seg.kind !== "key" ? !last : child.optional && !last;
-      const fresh = needsFresh
-        ? zodArbitrary(child.schema, { ...options, at: prefix })
-        : fc.constant(null);
-      if (seg.kind === "key" && !needsFresh) return fc.constant(undefined);
-      return fc.record({ index: fc.nat(), key: anyKey, fresh });
-    }),
-  );
-}
-
-/** Walks a clone of `body` along a slot's pattern, creating what is missing, to the slot's parent. */
-function locate(
-  original: Record<string, unknown>,
-  slot: Slot,
-  picks: readonly Pick[],
-): {
-  body: Record<string, unknown>;
-  parent: Json;
-  key: string | number;
-  path: (string | number)[];
-} {
-  // Generated values belong to fast-check's shrink trees: work on copies, never mutate them.
-  const body = structuredClone(original);
-  let node: unknown = body;
-  const path: (string | number)[] = [];
-  const { segments } = slot;
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i];
-    const pick = picks[i];
-    const last = i === segments.length - 1;
-    let key: string | number;
-    if (seg?.kind === "key") {
-      key = seg.key;
-      const obj = node as Record<string, unknown>;
-      if (!last && !Object.hasOwn(obj, key) && pick) obj[key] = structuredClone(pick.fresh);
-    } else if (seg?.kind === "element") {
-      const arr = node as unknown[];
-      if (arr.length === 0) arr.push(structuredClone(pick?.fresh ?? null));
-      key = (pick?.index ?? 0) % arr.length;
-    } else {
-      const map = node as Record<string, unknown>;
-      let keys = Object.keys(map);
-      if (keys.length === 0 && pick) {
-        map[pick.key] = structuredClone(pick.fresh);
-        keys = [pick.key];
-      }
-      key = keys[(pick?.index ?? 0) % keys.length] ?? "";
-    }
-    path.push(key);
-    if (last) return { body, parent: node as Json, key, path };
-    node = (node as Record<string | number, unknown>)[key];
-  }
-  throw new Error(`locate: empty slot pattern for ${slot.pattern}`);
-}
-
-function setAt(parent: Json, key: string | number, value: unknown): void {
-  (parent as Record<string | number, unknown>)[key] = value;
 }
 
 /** Values of the slot's JSON type that its (strict) schema does not allow, if it restricts values. */

@@ -2,11 +2,14 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { isWellFormed } from "./support/json-walk.ts";
 
 // End to end: the built bin, as `pnpm gen` runs it (the bin imports @idp/contracts' dist).
 const pkg = fileURLToPath(new URL("..", import.meta.url));
 const cli = fileURLToPath(new URL("../dist/cli.mjs", import.meta.url));
-const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+const MAX_BUFFER = 256 * 1024 * 1024; // stress lines reach 1 MiB each
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", maxBuffer: MAX_BUFFER });
 
 beforeAll(() => {
   for (const dir of ["../contracts", "."])
@@ -39,13 +42,76 @@ describe("idp-gen (built)", () => {
     );
   });
 
-  it("should exit 2 with one line and no stack on bad input", () => {
-    const r = run(["bogus"]);
+  it.each([
+    [["bogus"], 'unknown operation "bogus"'],
+    [["push", "--count", "-1"], "--count must be a whole number >= 1 (received -1)"],
+    [["push", "--cout", "3"], "unknown option --cout: did you mean --count?"],
+    [["push", "--invalid", "--stress"], "cannot be combined"],
+  ])("should exit 2 with one line and no stack on bad input: %j", (argv, message) => {
+    const r = run(argv);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toContain("bogus");
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toMatch(/^idp-gen: .*\(see idp-gen --help\)\n$/);
     expect(r.stderr).not.toMatch(/\bat .+:\d+:\d+/);
+  });
+
+  it("should print the package's version with --version", () => {
+    const r = run(["--version"]);
+    const { version } = JSON.parse(readFileSync(`${pkg}/package.json`, "utf8")) as {
+      version: string;
+    };
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${version}\n`);
+  });
+
+  it("should explain itself with --help on stdout, exit 0", () => {
+    const r = run(["--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("");
+    for (const part of [
+      "Usage: idp-gen <operation> [options]",
+      "Options:",
+      "Default: 10.",
+      "Examples:",
+      "Bodies may hold any Unicode",
+    ])
+      expect(r.stdout).toContain(part);
+  });
+
+  it("should print only valid UTF-8 JSON lines, even for bodies cut short (the lone-surrogate regression, seed 1)", () => {
+    const argv = [cli, "push", "--invalid", "--count", "3000", "--seed", "1"];
+    const r = spawnSync(process.execPath, argv, { maxBuffer: MAX_BUFFER });
+    expect(r.status).toBe(0);
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(r.stdout);
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(3000);
+    const loneEscape =
+      /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i;
+    for (const line of lines) {
+      expect(line).not.toMatch(loneEscape);
+      const { body, raw } = JSON.parse(line) as { body: unknown; raw: boolean };
+      if (raw) expect(isWellFormed(String(body))).toBe(true);
+    }
+  });
+
+  it("should print --stress lines whose body is the exact text to send, at most 1 MiB", () => {
+    const r = run(["create-schema", "--stress", "--count", "12", "--seed", "4"]);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(12);
+    for (const line of lines) {
+      const c = JSON.parse(line) as {
+        body: string;
+        raw: boolean;
+        stress: string;
+        expected: object;
+      };
+      expect(c.raw).toBe(true);
+      expect(Buffer.byteLength(c.body, "utf8")).toBeLessThanOrEqual(1_048_576);
+      expect(() => JSON.parse(c.body)).not.toThrow();
+    }
   });
 
   it("should stop quietly when the reader goes away (| head)", () => {
