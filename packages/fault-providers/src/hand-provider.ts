@@ -331,7 +331,6 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
     readBody(req, (raw, bytes) => {
-      log.record(req, res, raw, bytes);
       try {
         dispatch(req, res, path, raw);
       } catch (error) {
@@ -349,6 +348,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
           );
         }
       }
+      log.record(req, res, raw, bytes);
     });
   });
   const host = options.host ?? "127.0.0.1";
