@@ -50,6 +50,7 @@ export interface RunningProvider {
   close(): Promise<void>;
 }
 
+/** Where the state-change endpoint is served (Pact's usual path), beside `/v1`. */
 export const STATES_PATH = "/_pact/provider-states";
 const CREATE_PATH = "/v1/marketing/datastore/schemas";
 const RULES_PATH = "/v1/marketing/login/apps/clustering/rules";
