@@ -48,7 +48,7 @@ let running;
 if (values.hostile !== undefined) {
   if (!HOSTILE_KINDS.includes(values.hostile))
     usage(`--hostile: expected one of ${HOSTILE_KINDS.join(", ")}, got "${values.hostile}"`);
-  running = await startHostile(values.hostile);
+  running = await startHostile(values.hostile, { port });
 } else {
   // Not turbo inputs: this script runs outside turbo's tasks.
   const { IDP_USERNAME: username, IDP_PASSWORD: password } = process.env;

@@ -71,6 +71,7 @@ export const FAULTS = [
 /** A fault of {@link FAULTS}. */
 export type Fault = (typeof FAULTS)[number];
 
+/** Whether `name` is one of {@link FAULTS} (for names read from flags or the environment). */
 export function isFault(name: string): name is Fault {
   return (FAULTS as readonly string[]).includes(name);
 }

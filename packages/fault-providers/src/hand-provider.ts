@@ -50,6 +50,7 @@ export interface RunningProvider {
   close(): Promise<void>;
 }
 
+/** Where the state-change endpoint is served (Pact's usual path), beside `/v1`. */
 export const STATES_PATH = "/_pact/provider-states";
 const CREATE_PATH = "/v1/marketing/datastore/schemas";
 const RULES_PATH = "/v1/marketing/login/apps/clustering/rules";
@@ -331,7 +332,6 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
     readBody(req, (raw, bytes) => {
-      log.record(req, res, raw, bytes);
       try {
         dispatch(req, res, path, raw);
       } catch (error) {
@@ -349,6 +349,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
           );
         }
       }
+      log.record(req, res, raw, bytes);
     });
   });
   const host = options.host ?? "127.0.0.1";

@@ -40,6 +40,8 @@ export interface HostileOptions {
   readonly bytes?: number;
   /** Milliseconds between bytes for `drip` (default 1000). */
   readonly dripIntervalMs?: number;
+  /** Port to listen on (default 0: any free port; ignored by `refused`). */
+  readonly port?: number;
 }
 
 export interface RunningHostile {
@@ -88,10 +90,10 @@ const isJson = (text: string) => {
   }
 };
 
-function listen(server: Server): Promise<number> {
+function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
+    server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
   });
 }
 
@@ -157,7 +159,7 @@ export async function startHostile(
     socket.once("close", () => sockets.delete(socket));
   });
 
-  const port = await listen(server);
+  const port = await listen(server, kind === "refused" ? 0 : (options.port ?? 0));
   const origin = `http://127.0.0.1:${port}`;
   const close = () =>
     new Promise<void>((resolve) => {

@@ -10,7 +10,7 @@ export interface RecordedRequest {
   readonly bodyBytes: number;
   /** The first 256 bytes of the body as UTF-8 (`""` when over the cap). */
   readonly bodyHead: string;
-  /** The status answered (0 while the answer is not written yet). */
+  /** The status answered (0 if no answer was started). */
   readonly status: number;
 }
 
@@ -19,25 +19,15 @@ export interface RequestLog {
   readonly count: number;
   /** The most recent requests, oldest first. */
   readonly recent: readonly RecordedRequest[];
-  /** Answers per status, over the whole run (counted when each answer is over). */
+  /** Answers per status, over the whole run. */
   readonly byStatus: ReadonlyMap<number, number>;
   clear(): void;
 }
 
-interface Entry {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly bodyBytes: number;
-  readonly head: Buffer;
-}
-
 export function createRequestLog(keep: number) {
   let count = 0;
-  let ring: (Entry | undefined)[] = new Array(Math.max(0, keep));
+  let ring: (RecordedRequest | undefined)[] = new Array(Math.max(0, keep));
   let byStatus = new Map<number, number>();
-  const countStatus = (res: ServerResponse) => {
-    if (res.headersSent) byStatus.set(res.statusCode, (byStatus.get(res.statusCode) ?? 0) + 1);
-  };
 
   const view: RequestLog = {
     get count() {
@@ -47,16 +37,7 @@ export function createRequestLog(keep: number) {
       const out: RecordedRequest[] = [];
       for (let i = Math.max(0, count - ring.length); i < count; i++) {
         const e = ring[i % ring.length];
-        if (!e) continue;
-        out.push({
-          method: e.req.method ?? "",
-          url: e.req.url ?? "",
-          authorization: e.req.headers.authorization,
-          contentType: e.req.headers["content-type"],
-          bodyBytes: e.bodyBytes,
-          bodyHead: e.head.toString("utf8"),
-          status: e.res.headersSent ? e.res.statusCode : 0,
-        });
+        if (e) out.push(e);
       }
       return out;
     },
@@ -72,18 +53,26 @@ export function createRequestLog(keep: number) {
 
   return {
     view,
+    /** Called once the answer's head is written (every answer here is started synchronously). */
     record(
       req: IncomingMessage,
       res: ServerResponse,
       raw: Buffer | "too-large",
       bodyBytes: number,
     ) {
-      // Copy the head: a slice would keep the whole received chunk alive.
-      const head = raw === "too-large" ? Buffer.alloc(0) : Buffer.from(raw.subarray(0, 256));
-      if (ring.length > 0) ring[count % ring.length] = { req, res, bodyBytes, head };
+      const status = res.headersSent ? res.statusCode : 0;
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      if (ring.length > 0)
+        ring[count % ring.length] = {
+          method: req.method ?? "",
+          url: req.url ?? "",
+          authorization: req.headers.authorization,
+          contentType: req.headers["content-type"],
+          bodyBytes,
+          bodyHead: raw === "too-large" ? "" : raw.subarray(0, 256).toString("utf8"),
+          status,
+        };
       count++;
-      // "close" comes for finished and for aborted answers alike (a huge body cut short).
-      res.once("close", () => countStatus(res));
     },
   };
 }

@@ -119,6 +119,15 @@ describe("401 before anything else (R1)", () => {
   );
 });
 
+it("401 also for a body over the 1 MiB cap", async () => {
+  const a = await call(p.baseUrl, "updateClusteringRules", {
+    auth: null,
+    body: Buffer.alloc(2 * 1024 * 1024, "{"),
+  });
+  expect(a.status).toBe(401);
+  expect(expectErrorBody(a).error).toBe("authentication_failed");
+});
+
 describe("the pinned 4xx of conformance.md §3 (R5, R2)", () => {
   const notJson = ["", "{", "nul", "{'a':1}", Buffer.from([0x7b, 0xff, 0x7d])];
   const notObject = ["[]", "null", "1", '"schema"', "true"];

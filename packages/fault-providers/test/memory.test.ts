@@ -7,6 +7,9 @@ import { HUGE_BODY_BYTES, startHandProvider, startHostile, streamLazily } from "
 import { CREDENTIALS } from "./support.ts";
 
 const MiB = 1024 * 1024;
+// Reading 64 MiB leaves up to ~60 MiB of received chunks for the GC (measured); a body built in
+// memory would add its 512 MiB. Half of that separates the two with a wide margin either side.
+const ALLOWED_GROWTH = 256 * MiB;
 
 /** Reads `limit` bytes of the answer to a POST, then aborts; returns bytes read and peak RSS growth. */
 function readSome(
@@ -47,7 +50,7 @@ describe("huge bodies", () => {
       const r = await readSome(`${h.baseUrl}/marketing/datastore/schemas`, 64 * MiB, "Basic eDp5");
       expect(r.declared).toBe(HUGE_BODY_BYTES);
       expect(r.read).toBeGreaterThanOrEqual(64 * MiB);
-      expect(r.rssGrowth).toBeLessThan(96 * MiB);
+      expect(r.rssGrowth).toBeLessThan(ALLOWED_GROWTH);
     } finally {
       await h.close();
     }
@@ -58,7 +61,7 @@ describe("huge bodies", () => {
     try {
       const r = await readSome(`${p.baseUrl}/marketing/datastore/schemas`, 64 * MiB);
       expect(r.declared).toBe(HUGE_BODY_BYTES);
-      expect(r.rssGrowth).toBeLessThan(96 * MiB);
+      expect(r.rssGrowth).toBeLessThan(ALLOWED_GROWTH);
       // the provider still answers after the reader went away
       const state = await fetch(p.statesUrl, {
         method: "POST",
