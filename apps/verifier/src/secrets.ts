@@ -20,10 +20,11 @@ export class Secrets {
    * Registers a credential value the run holds or sends. `what` names it in the warning given when
    * it is too short to scrub from free text.
    */
-  add(value: string | undefined, what: string): void {
+  add(value: string | undefined, what: string | undefined): void {
     if (!value || this.#values.has(value)) return;
     if (value.length < MIN_SCRUBBABLE_LENGTH) {
-      if (!this.#tooShort.has(value)) this.#tooShort.set(value, what);
+      // `what` undefined: a made-up value that only holds part of a secret; no warning for it.
+      if (what !== undefined && !this.#tooShort.has(value)) this.#tooShort.set(value, what);
       return;
     }
     this.#values.add(value);
@@ -31,7 +32,7 @@ export class Secrets {
   }
 
   /** The password, `user:password` and its base64: what a Basic header carries, raw and encoded. */
-  addBasic(username: string, password: string, what: string): void {
+  addBasic(username: string, password: string, what: string | undefined): void {
     this.add(password, what);
     this.add(`${username}:${password}`, what);
     this.add(base64(`${username}:${password}`), what);

@@ -1,5 +1,9 @@
 import { DETAILED_OPERATION_IDS, detailedOperations } from "@idp/contracts";
-import type { Exchange } from "../http/exchange.ts";
+import { cutAtCodePoint, type Exchange } from "../http/exchange.ts";
+
+/** What a console line shows of a sent body, and the longest curl line printed whole. */
+const BODY_SHOWN = 400;
+const CURL_SHOWN = 1500;
 import type { CheckResult, Failure, VerifyReport } from "../results.ts";
 
 /** Lines describing an exchange: request (Authorization redacted), response or transport error. */
@@ -14,7 +18,7 @@ export function exchangeLines(exchange: Exchange): string[] {
     lines.push(`          (${request.credentials})`);
   if (request.body !== undefined)
     lines.push(
-      `          body: ${request.bodyTruncated ? `${request.body.slice(0, 2048)} ...(${request.bodyBytes} bytes)` : request.body.length > 2048 ? `${request.body.slice(0, 2048)} ...(${request.bodyBytes} bytes)` : request.body}`,
+      `          body: ${request.body.length > BODY_SHOWN ? `${cutAtCodePoint(request.body, BODY_SHOWN)} …(${request.bodyBytes} bytes in all; the whole body is in the JSON report)` : request.body}`,
     );
   if (result.kind === "response") {
     lines.push(
@@ -43,7 +47,12 @@ export function failureLines(f: Failure): string[] {
     );
   if (f.exchange) lines.push(...exchangeLines(f.exchange));
   if (f.setup) lines.push(`state:    ${f.setup}`);
-  if (f.curl) lines.push(`curl:     ${f.curl}`);
+  if (f.curl)
+    lines.push(
+      f.curl.length > CURL_SHOWN
+        ? `curl:     (${f.curl.length} characters: see the JSON or HTML report)`
+        : `curl:     ${f.curl}`,
+    );
   if (f.seed !== undefined)
     lines.push(
       `seed:     ${f.seed}${f.counterexamplePath ? `, path ${f.counterexamplePath}` : ""}, shrunk ${f.shrinks ?? 0} times`,

@@ -125,7 +125,7 @@ export function authVariantArb(
     case "wrong-password":
       return nearMiss(c.password, "IDP_PASSWORD").map(({ value: password, shell }) => {
         // A near miss holds part of the password: never print it, scrub it if echoed.
-        secrets.addBasic(c.username, password, "password");
+        secrets.addBasic(c.username, password, undefined);
         return {
           variant,
           header: `Basic ${base64(`${c.username}:${password}`)}`,

@@ -4,7 +4,7 @@ import {
   detailedOperations,
   operationPath,
 } from "@idp/contracts";
-import { invalidBodyArb, requestBodyText, validBodyArb } from "@idp/generators";
+import { invalidBodyArb, requestBodyText, stressBodyArb, validBodyArb } from "@idp/generators";
 import fc from "fast-check";
 import type { OutgoingRequest } from "../http/exchange.ts";
 import { AUTH_VARIANTS, type AuthSpec, authVariantArb, validAuth } from "./auth.ts";
@@ -34,8 +34,11 @@ export function invalidBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbit
 }
 
 export function stressBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
-  // TEMP until @idp/generators' stressBodyArb lands (generators branch).
-  return invalidBody(op, ctx).map((b) => ({ ...b, kind: "stress" as const }));
+  return stressBodyArb(op, { profile: ctx.profile }).map((c) => ({
+    text: c.text,
+    kind: "stress" as const,
+    note: c.description,
+  }));
 }
 
 /** Any body an operation can get: valid, invalid, not JSON, structurally stressed. */
