@@ -51,6 +51,8 @@ interface FaultCase {
   readonly caught: readonly string[];
   /** Rules a failing conformance check may belong to (anything else is a false positive). */
   readonly rules: readonly string[];
+  /** Faults only rare stressed bodies reveal (about 1 case in 130 for a long valid string) get more runs, on R6 alone. */
+  readonly runs?: number;
 }
 
 const CASES: readonly FaultCase[] = [
@@ -71,8 +73,8 @@ const CASES: readonly FaultCase[] = [
   { fault: "password-prefix", caught: ["R1.auth.wrong-password"], rules: ["R1"] },
   { fault: "username-case-insensitive", caught: ["R1.auth.wrong-user"], rules: ["R1"] },
   { fault: "crash-on-large-integer", caught: ["R4.valid-accepted.pushToUserDevices", "R6.no-5xx"], rules: ["R4", "R6", "R7", "R8"] },
-  { fault: "crash-on-long-string", caught: ["R6.no-5xx"], rules: ["R4", "R6"] },
-  { fault: "crash-on-astral", caught: ["R6.no-5xx"], rules: ["R4", "R6"] },
+  { fault: "crash-on-long-string", caught: ["R6.no-5xx"], rules: ["R6"], runs: 600 },
+  { fault: "crash-on-astral", caught: ["R6.no-5xx"], rules: ["R4", "R6", "R7", "R8"] },
   { fault: "crash-on-unknown-key", caught: ["R6.no-5xx"], rules: ["R4", "R6"] },
   { fault: "reject-empty-fields", caught: ["R4.valid-accepted.createSchema"], rules: ["R4"] },
   { fault: "states-ignored", caught: ["R4.valid-accepted.pushToUserDevices", "R7.push-403"], rules: ["R4", "R7", "R8"] },
@@ -88,9 +90,9 @@ describe("a reading the pinned order rules out", () => {
 });
 
 describe("providers broken on purpose", () => {
-  it.each(CASES)("$fault is caught by $caught", async ({ fault, caught, rules }) => {
+  it.each(CASES)("$fault is caught by $caught", async ({ fault, caught, rules, runs = 60 }) => {
     provider = await startHandProvider({ credentials: CREDENTIALS, faults: [fault] });
-    const run = await verifyReport(against(provider, CONFORMANCE, { runs: 60 }));
+    const run = await verifyReport(against(provider, runs > 60 ? ["--checks", "R6"] : CONFORMANCE, { runs }));
     const failed = failedIds(run.report);
     expect(failed, run.stdout).toEqual(expect.arrayContaining([...caught]));
     for (const id of failed) expect(rules, `${id} failed: ${run.stdout}`).toContain(id.split(".")[0]);

@@ -13,7 +13,8 @@ export const r6: RuleModule = {
         title: "no generated request (valid, invalid, stressed, unauthenticated) gets a 5xx",
         needs: [],
       },
-      cases: mixedCases,
+      // Half the cases are stressed: the structures that crash recursive code are R6's first suspects.
+      cases: (ctx) => mixedCases(ctx, 3),
       judge: (_c, answer) => judgeResponse("R6", answer, (res) => serverErrorProblem(res.status)),
     },
   ],

@@ -67,14 +67,17 @@ export const goodAuth = (ctx: RuleContext): fc.Arbitrary<AuthSpec> =>
 export const badAuth = (ctx: RuleContext): fc.Arbitrary<AuthSpec> =>
   fc.oneof(...AUTH_VARIANTS.map((v) => authVariantArb(v, ctx.credentials, ctx.secrets)));
 
-/** Valid, invalid and stressed bodies with good credentials, and any body without: R2, R3, R6. */
-export function mixedCases(ctx: RuleContext): fc.Arbitrary<Case> {
+/**
+ * Valid, invalid and stressed bodies with good credentials, and any body without: R2, R3, R6.
+ * `stressWeight` is how many shares of the cases are stressed (of 3 + stressWeight).
+ */
+export function mixedCases(ctx: RuleContext, stressWeight = 1): fc.Arbitrary<Case> {
   return fc.oneof(
     ...DETAILED_OPERATION_IDS.flatMap((op) => [
-      caseArb(op, validBody(op, ctx), goodAuth(ctx)),
-      caseArb(op, invalidBody(op, ctx), goodAuth(ctx)),
-      caseArb(op, stressBody(op, ctx), goodAuth(ctx)),
-      caseArb(op, anyBody(op, ctx), badAuth(ctx)),
+      { weight: 1, arbitrary: caseArb(op, validBody(op, ctx), goodAuth(ctx)) },
+      { weight: 1, arbitrary: caseArb(op, invalidBody(op, ctx), goodAuth(ctx)) },
+      { weight: stressWeight, arbitrary: caseArb(op, stressBody(op, ctx), goodAuth(ctx)) },
+      { weight: 1, arbitrary: caseArb(op, anyBody(op, ctx), badAuth(ctx)) },
     ]),
   );
 }
