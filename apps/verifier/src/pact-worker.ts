@@ -11,6 +11,8 @@ export interface PactJob {
   readonly placeholderAuthorization: string;
   readonly realAuthorization: string;
   readonly statesUrl?: string;
+  /** Authorization for `statesUrl` (from its user-info, which the URL no longer carries). */
+  readonly statesAuthorization?: string;
   readonly stateNames: readonly string[];
   readonly timeoutMs: number;
 }
@@ -41,7 +43,10 @@ async function changeState(
   try {
     const res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: {
+        "content-type": "application/json",
+        ...(job.statesAuthorization ? { authorization: job.statesAuthorization } : {}),
+      },
       body: JSON.stringify({ state, params: params ?? {}, action }),
       redirect: "manual",
       signal: AbortSignal.timeout(job.timeoutMs),

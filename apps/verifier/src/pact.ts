@@ -13,8 +13,9 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PACT_PLACEHOLDER_AUTHORIZATION } from "@idp/pact-consumer";
 import type { VerifierOptions } from "@pact-foundation/pact";
-import type { BrokerSource, Credentials, PublishOptions } from "./config.ts";
+import type { BrokerAuth, BrokerSource, Credentials, PublishOptions } from "./config.ts";
 import { VerifyError } from "./errors.ts";
+import { pactOrigins, severalOrigins } from "./pact-origins.ts";
 import type { PactJob, PactJobResult } from "./pact-worker.ts";
 import type { Redactor } from "./redact.ts";
 import type { CheckResult } from "./results.ts";
@@ -126,6 +127,9 @@ export interface PactRunOptions {
   readonly providerUrl: string;
   readonly credentials: Credentials;
   readonly files: readonly PactFile[];
+  /** Pacts by http(s) URL, and the credentials they are fetched with (the broker's, on its origin). */
+  readonly pactUrls?: readonly string[];
+  readonly pactUrlAuth?: BrokerAuth;
   readonly broker?: BrokerSource;
   readonly publish?: PublishOptions;
   readonly states?: ProviderStates;
@@ -135,7 +139,16 @@ export interface PactRunOptions {
   readonly selected: (id: string) => boolean;
 }
 
-/** The part of an express middleware the filter uses (express types are not a dependency). */
+/** pact-js's options for a broker login: a bearer token, or basic auth. */
+export function brokerAuthOptions(
+  auth: BrokerAuth | undefined,
+): Pick<VerifierOptions, "pactBrokerToken" | "pactBrokerUsername" | "pactBrokerPassword"> {
+  if (!auth) return {};
+  return "token" in auth
+    ? { pactBrokerToken: auth.token }
+    : { pactBrokerUsername: auth.username, pactBrokerPassword: auth.password };
+}
+
 /** The Authorization value that replaces the pacts' placeholder. */
 export function realAuthorization(credentials: Credentials): string {
   return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, "utf8").toString("base64")}`;
@@ -152,6 +165,9 @@ interface FfiResults {
     consumer?: string;
     description?: string;
     pending?: boolean;
+    /** "OK", or "Error" with `mismatch` (pact-core 1.x). */
+    result?: string;
+    mismatch?: unknown;
     /** State names (pact-core 1.4); objects with a name tolerated. */
     providerStates?: (string | { name?: string })[];
   }[];
@@ -178,12 +194,11 @@ function describeMismatch(m: unknown, scrub: (s: string) => string): string {
  */
 export async function verifyPacts(opts: PactRunOptions): Promise<CheckResult[]> {
   const started = performance.now();
-  // Pact's errors may quote what a broker echoed back; the token never reaches a report.
-  if (opts.broker?.token) opts.redactor.addSecret(opts.broker.token);
+  const urls = opts.pactUrls ?? [];
   const interactions = opts.files
     .flatMap((f) => f.interactions)
     .filter((i) => opts.selected(pactCheckId(i.description)));
-  if (interactions.length === 0 && !opts.broker) return [];
+  if (interactions.length === 0 && !opts.broker && urls.length === 0) return [];
 
   // A selection (--checks pact.<description>, --shard) reaches Pact's verifier as copies of the pact
   // files holding only the selected interactions: Pact itself verifies whole files.
@@ -192,7 +207,7 @@ export async function verifyPacts(opts: PactRunOptions): Promise<CheckResult[]> 
     return await runPacts(
       opts,
       interactions,
-      subset?.paths ?? opts.files.map((f) => f.path),
+      [...(subset?.paths ?? opts.files.map((f) => f.path)), ...urls],
       started,
     );
   } finally {
@@ -245,7 +260,7 @@ async function runPacts(
     ...(opts.broker
       ? {
           pactBrokerUrl: opts.broker.url,
-          ...(opts.broker.token ? { pactBrokerToken: opts.broker.token } : {}),
+          ...brokerAuthOptions(opts.broker.auth),
           consumerVersionSelectors: [...opts.broker.consumerVersionSelectors] as NonNullable<
             VerifierOptions["consumerVersionSelectors"]
           >,
@@ -257,7 +272,7 @@ async function runPacts(
             ? { providerVersionBranch: opts.broker.providerBranch }
             : {}),
         }
-      : { pactUrls: [...pactUrls] }),
+      : { pactUrls: [...pactUrls], ...brokerAuthOptions(opts.pactUrlAuth) }),
     ...(opts.publish
       ? {
           publishVerificationResult: true,
@@ -273,12 +288,14 @@ async function runPacts(
     placeholderAuthorization: PACT_PLACEHOLDER_AUTHORIZATION,
     realAuthorization: realAuthorization(opts.credentials),
     ...(opts.states ? { statesUrl: opts.states.url } : {}),
+    ...(opts.states?.authorization ? { statesAuthorization: opts.states.authorization } : {}),
     stateNames: [...new Set(stateUses.map((s) => s.name))],
     timeoutMs: opts.timeoutMs,
   };
-  const deadlineMs = opts.broker
-    ? 600_000
-    : 30_000 + interactions.length * 3 * (opts.timeoutMs + 1000);
+  const deadlineMs =
+    opts.broker || (opts.pactUrls ?? []).length > 0
+      ? 600_000
+      : 30_000 + interactions.length * 3 * (opts.timeoutMs + 1000);
   const outcome = await runWorker(job, deadlineMs);
   let results: FfiResults | undefined;
   let crash: string | undefined;
@@ -317,6 +334,44 @@ async function runPacts(
         describeMismatch(err.mismatch, (s) => opts.redactor.scrub(s)),
       );
 
+  // Several pacts (consumers, or versions of one consumer) in one run: each result keeps the name
+  // of its pact, so one description from two consumer versions makes two checks (pact-origins.ts).
+  const ffiResults = results?.interactionResults ?? [];
+  const origins = pactOrigins(results?.output, ffiResults.length);
+  const several = severalOrigins(origins);
+  const keyOf = (description: string, k: number) =>
+    several ? `${origins?.[k]?.label ?? ""}\u0000${description}` : description;
+  if (several) {
+    failures.clear();
+    pending.clear();
+    ffiResults.forEach((r, k) => {
+      if (typeof r.description !== "string" || r.result === "OK" || r.mismatch === undefined)
+        return;
+      (r.pending ? pending : failures).set(
+        keyOf(r.description, k),
+        describeMismatch(r.mismatch, (x) => opts.redactor.scrub(x)),
+      );
+    });
+  }
+  const source = opts.broker?.url ?? (opts.pactUrls ?? []).join(", ");
+  const statesOf = (r: { providerStates?: (string | { name?: string })[] }) =>
+    (r.providerStates ?? []).flatMap((x) =>
+      typeof x === "string" ? [x] : x?.name ? [x.name] : [],
+    );
+  const fromSeveral = ffiResults.flatMap((r, k) =>
+    typeof r.description === "string"
+      ? [
+          {
+            description: r.description,
+            states: statesOf(r),
+            file: `${origins?.[k]?.text ?? ""}${source ? `, ${source}` : ""}`,
+            key: keyOf(r.description, k),
+            id: pactCheckId(`${origins?.[k]?.label ?? ""}.${r.description}`),
+          },
+        ]
+      : [],
+  );
+
   // From a broker, interactions are known only through the verifier's results.
   const verified = (results?.interactionResults ?? []).flatMap((r) =>
     typeof r.description === "string"
@@ -326,7 +381,7 @@ async function runPacts(
             states: (r.providerStates ?? []).flatMap((s) =>
               typeof s === "string" ? [s] : s?.name ? [s.name] : [],
             ),
-            file: `${opts.broker?.url ?? ""} (consumer ${r.consumer ?? "?"})`,
+            file: `${source} (consumer ${r.consumer ?? "?"})`,
           },
         ]
       : [],
@@ -335,23 +390,25 @@ async function runPacts(
     ...verified,
     ...[...failures.keys(), ...pending.keys()]
       .filter((d) => !verified.some((v) => v.description === d))
-      .map((d) => ({ description: d, states: [] as string[], file: opts.broker?.url ?? "" })),
+      .map((d) => ({ description: d, states: [] as string[], file: source })),
   ].filter(
     (v, i, list) =>
       !known.has(v.description) && list.findIndex((w) => w.description === v.description) === i,
   );
-  const all = [
-    ...interactions.map((i) => ({
-      description: i.description,
-      states: i.providerStates.map((s) => s.name),
-      file: i.file,
-    })),
-    ...brokerInteractions,
-  ];
+  const all = several
+    ? fromSeveral
+    : [
+        ...interactions.map((i) => ({
+          description: i.description,
+          states: i.providerStates.map((s) => s.name),
+          file: i.file,
+        })),
+        ...brokerInteractions,
+      ].map((i) => ({ ...i, key: i.description, id: pactCheckId(i.description) }));
   const each = Math.round(durationMs / Math.max(all.length, 1));
-  const out: CheckResult[] = all.map(({ description, states, file }) => {
+  const out: CheckResult[] = all.map(({ description, states, file, key, id }) => {
     const base = {
-      id: pactCheckId(description),
+      id,
       kind: "pact" as const,
       title: `${description} (${file})`,
       runs: 1,
@@ -373,7 +430,7 @@ async function runPacts(
         status: "skipped" as const,
         reason: `needs --provider-states-url for provider state "${states[0]}"`,
       };
-    const failed = failures.get(description);
+    const failed = failures.get(key);
     if (failed)
       return {
         ...base,
@@ -383,7 +440,7 @@ async function runPacts(
           message: `pact mismatch: ${failed}${!opts.states && states.length > 0 ? ` (provider state "${states[0]}" was not set up: no --provider-states-url)` : ""}`,
         },
       };
-    const pend = pending.get(description);
+    const pend = pending.get(key);
     if (pend)
       return {
         ...base,

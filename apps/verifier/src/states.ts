@@ -9,9 +9,12 @@ export type StateResult = { readonly ok: true } | { readonly ok: false; readonly
 export class ProviderStates {
   readonly url: string;
   readonly timeoutMs: number;
-  constructor(url: string, timeoutMs: number) {
+  /** Sent with every state change when the URL had user-info (kept apart from the URL). */
+  readonly authorization: string | undefined;
+  constructor(url: string, timeoutMs: number, authorization?: string) {
     this.url = url;
     this.timeoutMs = timeoutMs;
+    this.authorization = authorization;
   }
 
   async change(
@@ -23,7 +26,11 @@ export class ProviderStates {
       {
         method: "POST",
         url: this.url,
-        headers: { "content-type": "application/json", accept: "application/json" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          ...(this.authorization ? { authorization: this.authorization } : {}),
+        },
         body: JSON.stringify({ state, params, action }),
       },
       { timeoutMs: this.timeoutMs, maxBodyBytes: 4096 },

@@ -40,6 +40,11 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   const started = performance.now();
   const runId = randomBytes(4).toString("hex");
   const redactor = new Redactor();
+  // Broker token or password and URL user-info: scrubbed from everything the run prints or writes.
+  for (const secret of config.secrets.filter((x) => x.length >= 3)) {
+    redactor.addSecret(secret);
+    io.onSecret?.(secret);
+  }
   const selected = (id: string) =>
     config.checks.length === 0 || config.checks.some((s) => selects(s, id));
 
@@ -68,7 +73,8 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     const unknown = config.checks.filter(
       (s) => s.startsWith(`${PACT_CHECK_PREFIX}.`) && !descriptions.some((d) => selects(s, d)),
     );
-    if (unknown.length > 0)
+    // Pacts by URL are known only once Pact has fetched them.
+    if (unknown.length > 0 && config.pactUrls.length === 0)
       throw new VerifyError(
         "E_CONFIG",
         `unknown check id "${unknown[0]}" in --checks: no pact interaction has that description`,
@@ -80,7 +86,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   const conformanceUnits = CONFORMANCE_CHECKS.filter((c) => selected(c.id)).map((c) => c.id);
   const pactUnits = !pactWanted
     ? []
-    : config.broker || noPactsReason
+    : config.broker || config.pactUrls.length > 0 || noPactsReason
       ? [PACT_CHECK_PREFIX]
       : pactFiles.flatMap((f) =>
           f.interactions.map((i) => pactCheckId(i.description)).filter((id) => selected(id)),
@@ -123,7 +129,9 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     const observations = observeRules(client);
     await preflight(client, providerUrl);
     progress(`verifying ${providerUrl} (seed ${config.seed}, ${config.runs} runs per check)`);
-    const states = statesUrl ? new ProviderStates(statesUrl, config.timeoutMs) : undefined;
+    const states = statesUrl
+      ? new ProviderStates(statesUrl, config.timeoutMs, config.providerStatesAuthorization)
+      : undefined;
     const results: CheckResult[] = [];
     const report = (r: CheckResult) => {
       results.push(r);
@@ -149,12 +157,14 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
         });
       else {
         progress(
-          `verifying pacts: ${config.broker ? config.broker.url : pactFiles.map((f) => f.path).join(", ")}`,
+          `verifying pacts: ${config.broker ? config.broker.url : [...pactFiles.map((f) => f.path), ...config.pactUrls].join(", ")}`,
         );
         const pactResults = await verifyPacts({
           providerUrl,
           credentials,
           files: pactFiles,
+          pactUrls: config.pactUrls,
+          ...(config.pactUrlAuth ? { pactUrlAuth: config.pactUrlAuth } : {}),
           ...(config.broker ? { broker: config.broker } : {}),
           ...(config.publish ? { publish: config.publish } : {}),
           ...(states ? { states } : {}),
@@ -228,7 +238,9 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       profile: profile.name,
       runId,
       ...(config.shard ? { shard: shardInfo(config.shard, inShard.size, allUnits.length) } : {}),
-      pactSources: config.broker ? [config.broker.url] : pactFiles.map((f) => f.path),
+      pactSources: config.broker
+        ? [config.broker.url]
+        : [...pactFiles.map((f) => f.path), ...config.pactUrls],
       checks: results,
       grid,
       requests: { sent: client.sent, answered: client.answered },
