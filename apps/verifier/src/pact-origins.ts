@@ -36,11 +36,16 @@ function readNotice(text: string): Notice {
     const m = /\(([^()]+)\)\s*$/.exec(l);
     return m?.[1] ? m[1].split(",").map((v) => v.trim()) : [];
   });
-  const branches = [...text.matchAll(/branch '([^']+)'/g)].map((m) => m[1] ?? "");
+  // The consumer's branch: in the criteria, or (a WIP pact) "the latest version of C from branch 'B'"
+  // (the provider's branch is named there too, later).
+  const wip = /'work in progress' pact/.test(text);
+  const branches = wip
+    ? [/latest version of .+? from branch '([^']+)'/.exec(text)?.[1] ?? ""].filter((b) => b !== "")
+    : criteria.flatMap((l) => [...l.matchAll(/branch '([^']+)'/g)].map((m) => m[1] ?? ""));
   return {
     versions: [...new Set(versions)],
     branches: [...new Set(branches)],
-    wip: /'work in progress' pact/.test(text),
+    wip,
   };
 }
 

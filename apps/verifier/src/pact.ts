@@ -149,6 +149,18 @@ export function brokerAuthOptions(
     : { pactBrokerUsername: auth.username, pactBrokerPassword: auth.password };
 }
 
+/** What to change when a broker refused the login (pact-core names only the status). */
+function brokerRefusalHint(why: string, auth: BrokerAuth | undefined): string {
+  const basic = "--broker-username/--broker-password or PACT_BROKER_USERNAME/PACT_BROKER_PASSWORD";
+  if (/\b401 Unauthorized\b/.test(why))
+    return auth
+      ? " (the broker refused the login: check the broker credentials)"
+      : ` (no broker credentials were given: ${basic}, or a token for PactFlow)`;
+  if (/\b400 Bad Request\b/.test(why) && auth && "token" in auth)
+    return ` (the open-source Pact Broker takes basic auth, not a token: ${basic})`;
+  return "";
+}
+
 /** The Authorization value that replaces the pacts' placeholder. */
 export function realAuthorization(credentials: Credentials): string {
   return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, "utf8").toString("base64")}`;
@@ -312,7 +324,7 @@ async function runPacts(
     const why = typeof m?.message === "string" ? m.message : describeMismatch(m, (x) => x);
     throw new VerifyError(
       "E_PACT_UNREADABLE",
-      `Pact's verifier could not load the pacts: ${opts.redactor.scrub(why)}`,
+      `Pact's verifier could not load the pacts: ${opts.redactor.scrub(why)}${brokerRefusalHint(why, opts.broker?.auth ?? opts.pactUrlAuth)}`,
     );
   }
   const known = new Set(interactions.map((i) => i.description));
