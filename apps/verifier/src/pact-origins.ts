@@ -36,11 +36,14 @@ function readNotice(text: string): Notice {
     const m = /\(([^()]+)\)\s*$/.exec(l);
     return m?.[1] ? m[1].split(",").map((v) => v.trim()) : [];
   });
-  // The consumer's branch: in the criteria, or (a WIP pact) "the latest version of C from branch 'B'"
-  // (the provider's branch is named there too, later).
+  // The consumer's branches: in the criteria, or (a WIP pact) "the latest version(s) of C from
+  // branch 'B'" / "from branches 'A', 'B' and 'C'" (the provider's branch is named later).
   const wip = /'work in progress' pact/.test(text);
+  const wipFrom = /latest versions? of .+? from branch(?:es)? ((?:'[^']+'(?:, | and )?)+)/.exec(
+    text,
+  );
   const branches = wip
-    ? [/latest version of .+? from branch '([^']+)'/.exec(text)?.[1] ?? ""].filter((b) => b !== "")
+    ? [...(wipFrom?.[1] ?? "").matchAll(/'([^']+)'/g)].map((m) => m[1] ?? "")
     : criteria.flatMap((l) => [...l.matchAll(/branch '([^']+)'/g)].map((m) => m[1] ?? ""));
   return {
     versions: [...new Set(versions)],

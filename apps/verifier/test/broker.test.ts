@@ -194,7 +194,8 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
     expect(ids(verified.stdout, "✓")).toEqual(
       COMMITTED.interactions.map((i) => `pact.${i.description}`),
     );
-    expect(await verificationOf(c1)).toEqual([{ provider: `p1-${RUN}`, success: true }]);
+    // (On a shared broker, other results for the same pact content may be listed too.)
+    expect(await verificationOf(c1)).toContainEqual({ provider: `p1-${RUN}`, success: true });
 
     // The environment exists once per broker (the documented admin step).
     const created = await pactBroker(
@@ -269,14 +270,19 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
       as(writer),
     );
     expect(created.code, created.stdout + created.stderr).toBe(0);
-    const execute = (JSON.parse(created.stdout) as { _links: { "pb:execute": { href: string } } })
-      ._links["pb:execute"].href;
+    const links = (
+      JSON.parse(created.stdout) as {
+        _links: { "pb:execute": { href: string }; self: { href: string } };
+      }
+    )._links;
+    const authorization = `Basic ${btoa(`${writer.user}:${writer.password}`)}`;
     const rendered = (await (
-      await fetch(execute, {
-        method: "POST",
-        headers: { authorization: `Basic ${btoa(`${writer.user}:${writer.password}`)}` },
-      })
+      await fetch(links["pb:execute"].href, { method: "POST", headers: { authorization } })
     ).json()) as { request: { body: { client_payload: { pact_url: string } } } };
+    // A shared broker (PACT_BROKER_TEST_URL) keeps no webhook of ours.
+    expect(
+      (await fetch(links.self.href, { method: "DELETE", headers: { authorization } })).ok,
+    ).toBe(true);
     const webhookPactUrl = rendered.request.body.client_payload.pact_url;
     expect(webhookPactUrl).toMatch(
       new RegExp(`^${broker.url}/pacts/provider/${PROVIDER}/consumer/${CONSUMER}/pact-version/`),
@@ -344,13 +350,15 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
     expect(wip.code, wip.stdout + wip.stderr).toBe(0);
     // Two pacts of one consumer: each check names its pact (version, or branch for a WIP pact).
     expect(ids(wip.stdout, "✓")).toContain(`pact.${CONSUMER}@${c1}.${VALID_SCHEMA}`);
-    expect(ids(wip.stdout, "✓")).toContain(`pact.${CONSUMER}@${wipBranch}.${VALID_SCHEMA}`);
+    // (A WIP pact is named by its branch; on a shared broker, other branches with the same content
+    // may be named with it.)
+    const wipId = `pact\\.${CONSUMER}@[^ ]*${wipBranch}[^ ]*\\.${VALID_SCHEMA}`;
     expect(wip.stdout).toMatch(
       new RegExp(
-        `✓ pact\\.${CONSUMER}@${wipBranch}\\.${VALID_SCHEMA}\\n\\s+⚠ pending pact failed \\(not counted\\): .*expected 200 but was 201`,
+        `✓ ${wipId}\\n\\s+⚠ pending pact failed \\(not counted\\): .*expected 200 but was 201`,
       ),
     );
-    expect(wip.stdout).toMatch(/0 failed, .* 1 warnings/);
+    expect(wip.stdout).toMatch(/PASSED: \d+ passed, 0 failed, /);
   });
 
   it("a failure names the consumer version that failed; with --enable-pending it is a warning", async () => {

@@ -39,6 +39,15 @@ describe("pactOrigins", () => {
     expect(severalOrigins(origins)).toBe(true);
   });
 
+  it("names every branch of a WIP pact several branches share, not the provider's", () => {
+    const shared = [
+      `The pact at ${BROKER}/pact-version/9e80 is being verified because it is a 'work in progress' pact (ie. it is the pact for the latest versions of idp-toolkit-consumer from branches 'feat', 'wip-1' and 'wip-2' (all have the same content) and it has not yet been successfully verified by a version of idp-service from branch 'main').`,
+      header,
+      interaction("a"),
+    ];
+    expect(pactOrigins(shared, 1)?.[0]?.label).toBe("idp-toolkit-consumer@feat+wip-1+wip-2");
+  });
+
   it("tells two pacts of one consumer without notices (files, URLs) apart by order", () => {
     const files = [header, interaction("a"), header, interaction("a")];
     expect(pactOrigins(files, 2)?.map((o) => o.label)).toEqual([

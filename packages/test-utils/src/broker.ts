@@ -108,7 +108,8 @@ process.once("exit", () => {
  * Starts a Pact Broker (the kit's start.sh: a fresh database, a free port, 3-8 s), or returns the
  * external one of PACT_BROKER_TEST_URL. With `auth`, basic auth is on; against an external broker the
  * users come from PACT_BROKER_TEST_USERNAME / _PASSWORD (and _READONLY_USERNAME / _READONLY_PASSWORD
- * when a read-only user is asked for), and a missing one is an error naming what the test needs.
+ * when a read-only user is asked for), and a missing one is an error naming what the test needs;
+ * without `auth`, an external broker with PACT_BROKER_TEST_USERNAME set is refused the same way.
  */
 export async function startBroker(options: StartBrokerOptions = {}): Promise<RunningBroker> {
   const env = process.env;
@@ -176,7 +177,13 @@ function externalBroker(
   env: NodeJS.ProcessEnv,
 ): RunningBroker {
   const base = { url: url.replace(/\/+$/, ""), source: "external" as const, stop: async () => {} };
-  if (!options.auth) return base;
+  if (!options.auth) {
+    if (env.PACT_BROKER_TEST_USERNAME)
+      throw new Error(
+        "this test needs a Pact Broker without authentication, and PACT_BROKER_TEST_URL has basic auth on (PACT_BROKER_TEST_USERNAME is set)",
+      );
+    return base;
+  }
   const need = (name: string) => {
     const value = env[name];
     if (!value)
