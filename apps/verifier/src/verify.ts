@@ -7,6 +7,7 @@ import { type EngineContext, runCheck } from "./engine/run-check.ts";
 import { ProviderStates } from "./engine/states.ts";
 import { VerifyError } from "./errors.ts";
 import { Client } from "./http/client.ts";
+import { checkBrokerLogin } from "./pact/broker.ts";
 import { loadPacts, type PactFile } from "./pact/files.ts";
 import { PACT_PREFIX } from "./pact/ids.ts";
 import { verifyPacts } from "./pact/verify-pacts.ts";
@@ -46,7 +47,11 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   let noPactsReason: string | undefined;
   if (pactWanted && !config.broker) {
     try {
-      files = await loadPacts(config.pacts, { timeoutMs: config.timeoutMs, secrets });
+      files = await loadPacts(config.pacts, {
+        timeoutMs: config.timeoutMs,
+        secrets,
+        ...(config.pactUrlAuth ? { auth: config.pactUrlAuth } : {}),
+      });
     } catch (e) {
       // Nobody asked for the repo's pacts/ by name: without any, the pact part is left out.
       if (!(config.defaultPacts && e instanceof VerifyError)) throw e;
@@ -58,6 +63,12 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
         `the pacts in ${config.pacts.map(sourceText).join(", ")} hold no interaction`,
       );
   }
+  // A broker that cannot be read is exit 2 before the first request to the provider.
+  if (pactWanted && config.broker)
+    await checkBrokerLogin(config.broker.url, config.broker.auth, {
+      timeoutMs: config.timeoutMs,
+      secrets,
+    });
   const embeddedWanted = config.providerUrl === undefined;
   const statesGiven = embeddedWanted || config.providerStates !== undefined;
   const plan = makePlan(config, files, {
@@ -138,6 +149,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
           files,
           selected: plan.pactSelected,
           ...(config.broker ? { broker: config.broker } : {}),
+          ...(config.pactUrlAuth ? { pactUrlAuth: config.pactUrlAuth } : {}),
           ...(config.publish ? { publish: config.publish } : {}),
           providerUrl,
           credentials,

@@ -12,7 +12,12 @@ afterEach(async () => {
 
 async function failureOf(fault: Fault, check: string, concurrency: number, seed: number) {
   provider = await startHandProvider({ credentials: CREDENTIALS, faults: [fault] });
-  const run = await verifyReport(against(provider, ["--checks", check, "--concurrency", String(concurrency)], { runs: 200, seed }));
+  const run = await verifyReport(
+    against(provider, ["--checks", check, "--concurrency", String(concurrency)], {
+      runs: 200,
+      seed,
+    }),
+  );
   await provider.close();
   provider = undefined;
   const f = run.report?.checks.find((c) => c.id === check)?.failure;
@@ -32,12 +37,15 @@ describe("the engine", () => {
     ["reject-empty-fields", "R4.valid-accepted.createSchema", 12],
     ["password-prefix", "R1.auth.wrong-password", 13],
     ["crash-on-large-integer", "R4.valid-accepted.pushToUserDevices", 14],
-  ])("reports the same shrunk counterexample for %s with 1, 16 and 64 cases in flight", async (fault, check, seed) => {
-    const one = await failureOf(fault, check, 1, seed);
-    expect(one.path).toMatch(/^\d+(:\d+)*$/);
-    expect(one.body).toBeDefined();
-    expect(await failureOf(fault, check, 16, seed)).toEqual(one);
-    expect(await failureOf(fault, check, 64, seed)).toEqual(one);
-    expect(one.replay).toContain(`--checks ${check} --seed ${seed} --runs 200`);
-  });
+  ])(
+    "reports the same shrunk counterexample for %s with 1, 16 and 64 cases in flight",
+    async (fault, check, seed) => {
+      const one = await failureOf(fault, check, 1, seed);
+      expect(one.path).toMatch(/^\d+(:\d+)*$/);
+      expect(one.body).toBeDefined();
+      expect(await failureOf(fault, check, 16, seed)).toEqual(one);
+      expect(await failureOf(fault, check, 64, seed)).toEqual(one);
+      expect(one.replay).toContain(`--checks ${check} --seed ${seed} --runs 200`);
+    },
+  );
 });

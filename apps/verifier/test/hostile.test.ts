@@ -23,9 +23,13 @@ describe("hostile providers", () => {
   ])("%s ends by itself with exit %i", async (kind, code, message) => {
     hostile = await startHostile(kind, { dripIntervalMs: 200 });
     const started = performance.now();
-    const run = await verifyReport(
-      [...against(hostile, [], { runs: 10, states: false }), "--timeout-ms", "600", "--max-duration", "60"],
-    );
+    const run = await verifyReport([
+      ...against(hostile, [], { runs: 10, states: false }),
+      "--timeout-ms",
+      "600",
+      "--max-duration",
+      "60",
+    ]);
     expect(performance.now() - started).toBeLessThan(45_000);
     expect(run.code).toBe(code);
     expect(run.stdout + run.stderr).toMatch(message);
@@ -42,7 +46,12 @@ describe("hostile providers", () => {
 
   it("cuts a 512 MiB answer at 1 MiB, for the checks and for Pact alike", async () => {
     hostile = await startHostile("huge-body");
-    const run = await verifyReport(against(hostile, ["--checks", "R8,pact.create schema: 401 for wrong credentials"], { runs: 5, states: false }));
+    const run = await verifyReport(
+      against(hostile, ["--checks", "R8,pact.create schema: 401 for wrong credentials"], {
+        runs: 5,
+        states: false,
+      }),
+    );
     const pact = run.report?.checks.find((c) => c.kind === "pact");
     expect(pact?.failure?.message).toMatch(/longer than 1 MiB/);
     const r8 = run.report?.checks.find((c) => c.id === "R8.no-success-body");

@@ -5,7 +5,14 @@ import { PACT_PLACEHOLDER_AUTHORIZATION, PACT_WRONG_AUTHORIZATION } from "@idp/c
 import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
 import { afterEach, describe, expect, it } from "vitest";
 import { pactVerdictProblem } from "../src/pact/ffi-results.ts";
-import { against, CREDENTIAL_TOKEN, CREDENTIALS, failedIds, runVerify, verifyReport } from "./support/run.ts";
+import {
+  against,
+  CREDENTIAL_TOKEN,
+  CREDENTIALS,
+  failedIds,
+  runVerify,
+  verifyReport,
+} from "./support/run.ts";
 
 const PACTS = fileURLToPath(new URL("./fixtures/pacts/", import.meta.url));
 
@@ -20,7 +27,9 @@ describe("pact verification", () => {
     provider = await startHandProvider({ credentials: CREDENTIALS, keepRequests: 200 });
     const run = await verifyReport(against(provider, ["--pacts", PACTS, "--checks", "pact"]));
     expect(run.report?.checks.map((c) => c.status)).toEqual(Array(12).fill("passed"));
-    const sent = provider.requests.recent.filter((r) => r.url.startsWith("/v1/")).map((r) => r.authorization);
+    const sent = provider.requests.recent
+      .filter((r) => r.url.startsWith("/v1/"))
+      .map((r) => r.authorization);
     expect(sent).not.toContain(PACT_PLACEHOLDER_AUTHORIZATION);
     expect(sent).toContain(`Basic ${CREDENTIAL_TOKEN}`);
     expect(sent).toContain(PACT_WRONG_AUTHORIZATION);
@@ -38,22 +47,30 @@ describe("pact verification", () => {
       "pact.push to user devices: 401 for wrong credentials",
       "pact.update clustering rules: 401 for wrong credentials",
     ]);
-    expect(run.report?.checks.find((c) => c.status === "failed")?.failure?.message).toMatch(/^pact: status: expected 401, got 20[01]/);
+    expect(run.report?.checks.find((c) => c.status === "failed")?.failure?.message).toMatch(
+      /^pact: status: expected 401, got 20[01]/,
+    );
     expect(run.code).toBe(1);
   });
 
   it("gives a failing interaction with a provider state its state setup command", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS, faults: ["no-404-403"] });
     const run = await verifyReport(against(provider, ["--checks", "pact"]));
-    const f = run.report?.checks.find((c) => c.id === "pact.push to user devices: 404 for an unknown login user")?.failure;
-    expect(f?.setup).toMatch(/^curl -sS -X POST '.*\/_pact\/provider-states' .*"state":"no login user exists"/);
+    const f = run.report?.checks.find(
+      (c) => c.id === "pact.push to user devices: 404 for an unknown login user",
+    )?.failure;
+    expect(f?.setup).toMatch(
+      /^curl -sS -X POST '.*\/_pact\/provider-states' .*"state":"no login user exists"/,
+    );
     expect(f?.exchange?.result).toMatchObject({ status: 200 });
     expect(run.code).toBe(1);
   });
 
   it("is exit 2 when --checks names a pact interaction that does not exist", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS });
-    const run = await runVerify(against(provider, ["--pacts", PACTS, "--checks", "pact.no such interaction"]));
+    const run = await runVerify(
+      against(provider, ["--pacts", PACTS, "--checks", "pact.no such interaction"]),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/E_CONFIG: unknown check id "pact.no such interaction"/);
   });
@@ -61,7 +78,15 @@ describe("pact verification", () => {
   it("is exit 2 when the broker cannot be read", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS });
     const run = await verifyReport(
-      against(provider, ["--broker-url", "http://127.0.0.1:9", "--checks", "pact", "--provider-branch", "main", "--enable-pending"]),
+      against(provider, [
+        "--broker-url",
+        "http://127.0.0.1:9",
+        "--checks",
+        "pact",
+        "--provider-branch",
+        "main",
+        "--enable-pending",
+      ]),
     );
     expect(run.report?.checks[0]?.reason).toMatch(/^Pact's verifier could not/);
     expect(run.code).toBe(2);
@@ -71,7 +96,13 @@ describe("pact verification", () => {
 describe("Pact's overall verdict", () => {
   const outcome = (result: boolean, ok: boolean[], pending: boolean[] = []) => ({
     result,
-    interactions: ok.map((o, i) => ({ description: `i${i}`, pending: pending[i] ?? false, ok: o, providerStates: [], mismatches: [] })),
+    interactions: ok.map((o, i) => ({
+      description: `i${i}`,
+      pending: pending[i] ?? false,
+      ok: o,
+      providerStates: [],
+      mismatches: [],
+    })),
   });
 
   it.each([

@@ -26,32 +26,48 @@ describe("selection", () => {
   it("without --checks, runs what the options allow and names the rest with the option that enables it", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS });
     const run = await verifyReport(against(provider, [], { states: false }));
-    expect(run.report?.leftOut.map((l) => l.id).sort()).toEqual([...STATE_CHECKS, ...STATE_PACTS].sort());
+    expect(run.report?.leftOut.map((l) => l.id).sort()).toEqual(
+      [...STATE_CHECKS, ...STATE_PACTS].sort(),
+    );
     for (const l of run.report?.leftOut ?? []) expect(l.enabledBy).toBe("--provider-states-url");
     // The stateless push pacts run without states.
-    expect(run.report?.checks.map((c) => c.id)).toContain("pact.push to user devices: 400 for a malformed notification");
-    expect(run.report?.checks.map((c) => c.id)).toContain("pact.push to user devices: 401 for wrong credentials");
+    expect(run.report?.checks.map((c) => c.id)).toContain(
+      "pact.push to user devices: 400 for a malformed notification",
+    );
+    expect(run.report?.checks.map((c) => c.id)).toContain(
+      "pact.push to user devices: 401 for wrong credentials",
+    );
     expect(run.report?.summary).toMatchObject({ failed: 0, leftOut: 7 });
-    expect(run.stdout).toMatch(/^PASSED: \d+ passed, 0 failed \(exit 0\); not checked: 7 left out \(.*R7\.push-404.*\): need --provider-states-url$/m);
+    expect(run.stdout).toMatch(
+      /^PASSED: \d+ passed, 0 failed \(exit 0\); not checked: 7 left out \(.*R7\.push-404.*\): need --provider-states-url$/m,
+    );
     expect(run.code).toBe(0);
   });
 
   it("is exit 2 when a check named in --checks cannot run", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS });
     const run = await runVerify(against(provider, ["--checks", "R7.push-404"], { states: false }));
-    expect(run.stderr).toMatch(/^idp-verify: E_CHECK_UNAVAILABLE: check R7\.push-404 was asked for .* needs --provider-states-url/);
+    expect(run.stderr).toMatch(
+      /^idp-verify: E_CHECK_UNAVAILABLE: check R7\.push-404 was asked for .* needs --provider-states-url/,
+    );
     expect(run.code).toBe(2);
     expect(provider.requests.count).toBe(0);
   });
 
   it("stops at --max-duration with the checks incomplete (exit 2), runs done of asked", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS });
-    const run = await verifyReport(against(provider, ["--checks", "R6", "--max-duration", "1", "--concurrency", "1"], { runs: 1_000_000 }));
+    const run = await verifyReport(
+      against(provider, ["--checks", "R6", "--max-duration", "1", "--concurrency", "1"], {
+        runs: 1_000_000,
+      }),
+    );
     const check = run.report?.checks.find((c) => c.id === "R6.no-5xx");
     expect(check?.status).toBe("incomplete");
     expect(check?.runs.asked).toBe(1_000_000);
     expect(check?.runs.done).toBeGreaterThan(0);
-    expect(check?.reason).toMatch(/^stopped by the time limit \(--max-duration 1 s\) after \d+ of 1000000 runs$/);
+    expect(check?.reason).toMatch(
+      /^stopped by the time limit \(--max-duration 1 s\) after \d+ of 1000000 runs$/,
+    );
     expect(run.stdout).toMatch(/^COULD NOT VERIFY: 0 passed, 0 failed, 1 incomplete \(exit 2\)$/m);
     expect(run.code).toBe(2);
   });
@@ -81,15 +97,24 @@ describe("bad setups are exit 2 before the first request to the provider", () =>
 
   it("a base address without /v1 (404 to all three operations) gets the hint", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS });
-    const run = await runVerify(against({ baseUrl: provider.baseUrl.replace(/\/v1$/, "") }, [], { states: false }));
-    expect(run.stderr).toMatch(/E_PROVIDER_NOT_FOUND: .* answers 404 to all three operations: is \/v1 the end of the base address\?/);
+    const run = await runVerify(
+      against({ baseUrl: provider.baseUrl.replace(/\/v1$/, "") }, [], { states: false }),
+    );
+    expect(run.stderr).toMatch(
+      /E_PROVIDER_NOT_FOUND: .* answers 404 to all three operations: is \/v1 the end of the base address\?/,
+    );
     expect(run.code).toBe(2);
   });
 
   it("a provider state without a handler, named once", async () => {
-    provider = await startHandProvider({ credentials: CREDENTIALS, missingStates: ["no login user exists"] });
+    provider = await startHandProvider({
+      credentials: CREDENTIALS,
+      missingStates: ["no login user exists"],
+    });
     const run = await runVerify(against(provider));
-    expect(run.stderr).toMatch(/^idp-verify: E_STATE_HANDLER: the provider has no working handler for provider state "no login user exists"/);
+    expect(run.stderr).toMatch(
+      /^idp-verify: E_STATE_HANDLER: the provider has no working handler for provider state "no login user exists"/,
+    );
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.code).toBe(2);
   });
@@ -97,7 +122,9 @@ describe("bad setups are exit 2 before the first request to the provider", () =>
   it("a provider that is not there", async () => {
     const nothing = await startHostile("refused");
     const run = await runVerify(against(nothing, [], { states: false }));
-    expect(run.stderr).toMatch(/^idp-verify: E_PROVIDER_UNREACHABLE: the provider at \S+ did not answer \(ECONNREFUSED/);
+    expect(run.stderr).toMatch(
+      /^idp-verify: E_PROVIDER_UNREACHABLE: the provider at \S+ did not answer \(ECONNREFUSED/,
+    );
     expect(run.code).toBe(2);
     await nothing.close();
   });

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fc, test } from "@fast-check/vitest";
+import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { VerifyReport } from "../src/index.ts";
 import { assignShards, parseShard, unitsOfShard } from "../src/shard.ts";
-import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
 import { against, CREDENTIALS, runVerify } from "./support/run.ts";
 
 const PACTS = fileURLToPath(new URL("./fixtures/pacts/", import.meta.url));

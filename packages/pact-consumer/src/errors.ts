@@ -64,7 +64,11 @@ export type PactsCliErrorCode =
   /** A git command needed for the version or branch failed (exit 2). */
   | "E_GIT"
   /** The pact-broker binary could not be started (exit 2). */
-  | "E_BROKER_CLI";
+  | "E_BROKER_CLI"
+  /** The broker refused the credentials (401, a bearer token on basic auth, 403) (exit 2). */
+  | "E_BROKER_REFUSED"
+  /** The environment named does not exist on the broker (exit 2). */
+  | "E_ENVIRONMENT";
 
 /** A usage or configuration problem of `idp-pacts`; mapped to exit code 2 in one place. */
 export class PactsCliError extends Error {

@@ -9,9 +9,14 @@ export {
   pactBrokerBin,
   publishArgs,
   publishPacts,
+  type RecordOptions,
   type RunResult,
   readBrokerSettings,
   readConsumerVersion,
+  readConsumerVersionNumber,
+  recordArgs,
+  recordDeployment,
+  recordRelease,
 } from "./broker.ts";
 export { IdpClient, type IdpClientOptions } from "./client.ts";
 export {

@@ -1,93 +1,149 @@
-// idp-pacts: publish the recorded pacts and ask can-i-deploy, through the official pact-broker CLI.
-//   idp-pacts publish [--pacts-dir DIR] [-- <extra pact-broker publish flags>]
-//   idp-pacts can-i-deploy --to-environment ENV [-- <extra pact-broker can-i-deploy flags>]
-//   idp-pacts check-contracts [--pacts PATH ...] [--openapi FILE]   (offline triangulation)
-// Exit codes: pact-broker's own (0 success, 1 failure / "computer says no"); 2 usage or settings.
-// check-contracts: 0 every check passed, 1 a check failed, 2 bad input (one line on stderr).
+// idp-pacts: publish the recorded pacts, ask can-i-deploy, record deployments and releases, through
+// the official pact-broker CLI; and check-contracts (offline triangulation). conformance.md §5.
+// Exit codes: 0 success; 1 the broker said no (can-i-deploy) or refused the content (409); 2 usage,
+// settings, credentials the broker refuses, or an environment that does not exist (one line).
 import { parseArgs } from "node:util";
+import { didYouMean } from "./did-you-mean.ts";
 import { PactsCliError } from "./errors.ts";
 
-const USAGE = `usage: idp-pacts publish [--pacts-dir DIR] [-- <pact-broker publish flags>]
-       idp-pacts can-i-deploy --to-environment ENV [-- <pact-broker can-i-deploy flags>]
-       idp-pacts check-contracts [--pacts PATH ...] [--openapi FILE]
-           offline: pacts vs @idp/contracts (zod), the OpenAPI export round trip, pacts vs OpenAPI
-           (@pactflow/openapi-pact-comparator); default pacts: the repo's pacts/ (installed:
-           ./pacts); default OpenAPI: generated from @idp/contracts;
-           exit 0 passed, 1 a check failed, 2 bad input
-environment: PACT_BROKER_BASE_URL, and PACT_BROKER_TOKEN or PACT_BROKER_USERNAME + PACT_BROKER_PASSWORD;
-             PACT_CONSUMER_VERSION (default: git commit), PACT_CONSUMER_BRANCH (default: git branch)`;
+const COMMANDS = [
+  "publish",
+  "can-i-deploy",
+  "record-deployment",
+  "record-release",
+  "check-contracts",
+] as const;
+type Command = (typeof COMMANDS)[number];
+
+const WHO = {
+  pacticipant: { type: "string" },
+  version: { type: "string" },
+} as const;
+
+/** Each command's own flags (pact-broker's own flags go after `--`). */
+const FLAGS = {
+  publish: { "pacts-dir": { type: "string" } },
+  "can-i-deploy": { "to-environment": { type: "string" }, ...WHO },
+  "record-deployment": { environment: { type: "string" }, ...WHO },
+  "record-release": { environment: { type: "string" }, ...WHO },
+  "check-contracts": { pacts: { type: "string", multiple: true }, openapi: { type: "string" } },
+} as const;
+
+export const USAGE = `usage: idp-pacts <command> [flags] [-- <pact-broker flags>]
+
+  publish [--pacts-dir DIR]                 every pact of DIR (default: pacts/) as this commit, on
+                                            this branch                  (pnpm pacts:publish)
+  can-i-deploy --to-environment ENV         may this version go to ENV?  (pnpm pacts:can-i-deploy)
+  record-deployment --environment ENV       this version is now deployed to ENV
+                                                                         (pnpm pacts:record-deployment)
+  record-release --environment ENV          this version is released to ENV
+                                                                         (pnpm pacts:record-release)
+      [--pacticipant NAME] [--version V]    for the three above; default: idp-toolkit-consumer and
+                                            its version (another pacticipant needs --version)
+  check-contracts [--pacts PATH ...] [--openapi FILE]
+                                            offline: pacts vs @idp/contracts (zod), the OpenAPI export
+                                            round trip, pacts vs OpenAPI; default pacts: the repo's
+                                            pacts/ (installed: ./pacts); default OpenAPI: generated
+  --help                                    this text (also after a command)
+
+environment:
+  PACT_BROKER_BASE_URL                      the Pact Broker
+  PACT_BROKER_USERNAME + PACT_BROKER_PASSWORD   basic auth (the open-source Pact Broker), or
+  PACT_BROKER_TOKEN                         a bearer token (PactFlow); a broker without auth needs neither
+  PACT_CONSUMER_VERSION                     default: the git commit
+  PACT_CONSUMER_BRANCH                      default: the git branch (publish only; needed on a detached HEAD)
+
+exit: 0 success; 1 can-i-deploy said no, or the broker refused the content (e.g. changed pact
+      under a published version); 2 bad arguments or settings, credentials the broker refuses, an
+      environment that does not exist (one line on stderr). check-contracts: 1 a check failed.
+An environment is created once per broker: pact-broker create-environment --name production --production`;
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const separator = argv.indexOf("--");
   const own = separator === -1 ? [...argv] : argv.slice(0, separator);
   const extraArgs = separator === -1 ? [] : argv.slice(separator + 1);
-  const [command, ...rest] = own;
-  if (command === "--help" || command === "-h") {
+  const [word, ...rest] = own;
+  if (word === undefined || word === "--help" || word === "-h" || word === "help") {
+    if (word === undefined)
+      throw new PactsCliError("E_CONFIG", `missing command: one of ${COMMANDS.join(", ")}`);
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (!(COMMANDS as readonly string[]).includes(word))
+    throw new PactsCliError(
+      "E_CONFIG",
+      `unknown command "${word}"${didYouMean(word, COMMANDS)}: expected one of ${COMMANDS.join(", ")} (idp-pacts --help)`,
+    );
+  const command = word as Command;
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+
   if (command === "check-contracts") {
     // No child CLI to pass flags to: arguments after a `--` (as `pnpm contracts:check -- ...`
     // may forward them) are this command's own.
-    const { values } = parseCheckContracts([...rest, ...extraArgs]);
+    const values = parse(command, [...rest, ...extraArgs]);
     const { triangulate, renderTriangulation } = await import("./triangulate.ts");
+    const pacts = values.pacts as string[] | undefined;
+    const openapi = values.openapi as string | undefined;
     const report = await triangulate({
-      ...(values.pacts ? { pacts: values.pacts } : {}),
-      ...(values.openapi !== undefined ? { openapi: values.openapi } : {}),
+      ...(pacts ? { pacts } : {}),
+      ...(openapi !== undefined ? { openapi } : {}),
     });
     process.stdout.write(renderTriangulation(report));
     return report.ok ? 0 : 1;
   }
-  const { publishPacts, canIDeploy } = await import("./broker.ts");
+
+  const values = parse(command, rest);
+  const text = (name: string) => {
+    const v = values[name];
+    return typeof v === "string" ? v : undefined;
+  };
+  const broker = await import("./broker.ts");
+  const who = { env, extraArgs, pacticipant: text("pacticipant"), version: text("version") };
   switch (command) {
     case "publish": {
-      const { values } = parse(rest, { "pacts-dir": { type: "string" } });
-      const pactsDir = values["pacts-dir"];
-      const result = await publishPacts({
-        env,
-        extraArgs,
-        ...(typeof pactsDir === "string" ? { pactsDir } : {}),
-      });
-      return result.exitCode;
+      const pactsDir = text("pacts-dir");
+      return (await broker.publishPacts({ env, extraArgs, ...(pactsDir ? { pactsDir } : {}) }))
+        .exitCode;
     }
-    case "can-i-deploy": {
-      const { values } = parse(rest, { "to-environment": { type: "string" } });
-      const environment = values["to-environment"];
-      const result = await canIDeploy({
-        env,
-        extraArgs,
-        environment: typeof environment === "string" ? environment : undefined,
-      });
-      return result.exitCode;
-    }
-    default:
+    case "can-i-deploy":
+      return (await broker.canIDeploy({ ...who, environment: text("to-environment") })).exitCode;
+    case "record-deployment":
+      return (await broker.recordDeployment({ ...who, environment: text("environment") })).exitCode;
+    case "record-release":
+      return (await broker.recordRelease({ ...who, environment: text("environment") })).exitCode;
+  }
+}
+
+/** The command's flags; an unknown one names the closest known flag. */
+function parse(command: Command, args: string[]): Record<string, string | string[] | undefined> {
+  const options = FLAGS[command];
+  try {
+    return parseArgs({ args, options, allowPositionals: false, strict: true }).values as Record<
+      string,
+      string | string[] | undefined
+    >;
+  } catch (cause) {
+    const code = (cause as { code?: string }).code;
+    const message = (cause as Error).message.split("\n")[0] ?? "";
+    const known = Object.keys(options).map((k) => `--${k}`);
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      const flag = /'([^']+)'/.exec(message)?.[1]?.split("=")[0] ?? "";
       throw new PactsCliError(
         "E_CONFIG",
-        command === undefined
-          ? "missing command: publish, can-i-deploy or check-contracts"
-          : `unknown command "${command}": expected publish, can-i-deploy or check-contracts`,
+        `unknown option '${flag}' for ${command}${didYouMean(flag, known)}; ${command} takes ${known.join(", ")} (pact-broker's own flags go after --)`,
+        { cause },
       );
-  }
-}
-
-function parse(args: string[], options: Record<string, { type: "string" }>) {
-  try {
-    return parseArgs({ args, options, allowPositionals: false, strict: true });
-  } catch (cause) {
-    throw new PactsCliError("E_CONFIG", (cause as Error).message, { cause });
-  }
-}
-
-function parseCheckContracts(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: { pacts: { type: "string", multiple: true }, openapi: { type: "string" } },
-      allowPositionals: false,
-      strict: true,
-    });
-  } catch (cause) {
-    throw new PactsCliError("E_CONFIG", (cause as Error).message, { cause });
+    }
+    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+      throw new PactsCliError(
+        "E_CONFIG",
+        `unexpected argument '${/'([^']*)'/.exec(message)?.[1] ?? ""}': ${command} takes only ${known.join(", ")} (pact-broker's own flags go after --)`,
+        { cause },
+      );
+    throw new PactsCliError("E_CONFIG", message, { cause });
   }
 }
 

@@ -1,192 +1,439 @@
-// The broker scripts, run for real: our code spawns the official `pact-broker` CLI, which talks
-// to a local stub that speaks the broker's publish and matrix API (no broker can run here).
+// idp-pacts against the real Pact Broker (the official pact_broker v2.113 from the shared broker kit,
+// see @idp/test-utils' startBroker): the bin, spawned as a user runs it, drives the official
+// pact-broker CLI, and the broker's own API is the oracle. Without a broker these tests skip, loudly.
 import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { brokerAvailable, type RunningBroker, startBroker } from "@idp/test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  canIDeploy,
   PACT_CONSUMER,
   PACT_FILE,
   PACT_PROVIDER,
-  PACTS_DIR,
   PactsCliError,
-  publishPacts,
+  pactBrokerBin,
   readBrokerSettings,
 } from "../src/index.ts";
-import { type BrokerStub, startBrokerStub } from "./support/broker-stub.ts";
 
-const TOKEN = "stub-token-never-printed";
 const CLI = fileURLToPath(new URL("../src/pacts-cli.ts", import.meta.url));
-const quiet = () => {};
+const HAVE_BROKER = brokerAvailable();
+// PACT_BROKER_TEST_URL names one broker; with basic auth on, there is none without auth to test.
+const EXTERNAL_WITH_AUTH = Boolean(
+  process.env.PACT_BROKER_TEST_URL && process.env.PACT_BROKER_TEST_USERNAME,
+);
+if (HAVE_BROKER && EXTERNAL_WITH_AUTH)
+  console.warn(
+    "⚠ SKIPPED: the test of a broker without auth needs one; PACT_BROKER_TEST_URL has basic auth on",
+  );
+/** Names unique to this run, so the tests also hold against a shared broker (PACT_BROKER_TEST_URL). */
+const RUN = randomBytes(4).toString("hex");
+// Canary passwords: distinctive, so finding one in any output is a leak, not a coincidence.
+const WRITER = { user: "pact-writer", password: `canary-rw-${randomBytes(9).toString("hex")}` };
+const READER = { user: "pact-reader", password: `canary-ro-${randomBytes(9).toString("hex")}` };
 
-let stub: BrokerStub;
-beforeAll(async () => {
-  stub = await startBrokerStub();
-});
-afterAll(async () => {
-  await stub.close();
-});
-beforeEach(() => {
-  stub.requests.length = 0;
-  stub.deployable = true;
-});
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+/** Everything any command printed in this file, for the canary check at the end. */
+const printed: string[] = [];
 
-/** Only what the CLI needs; PACT_BROKER_HTTP_RETRIES=0 keeps failures fast. */
-function brokerEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? "",
-    HOME: process.env.HOME ?? "",
-    PACT_BROKER_HTTP_RETRIES: "0",
-    PACT_BROKER_BASE_URL: stub.baseUrl,
-    PACT_BROKER_TOKEN: TOKEN,
+/** Runs a bin with exactly `env` (plus PATH and HOME), from the repository. */
+function spawnBin(
+  file: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [file, ...args], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        PACT_BROKER_HTTP_RETRIES: "0",
+        ...env,
+      },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on("close", (code) => {
+      printed.push(stdout, stderr);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+const idpPacts = (args: readonly string[], env: Record<string, string> = {}) =>
+  spawnBin(CLI, args, env);
+const pactBroker = (args: readonly string[], env: Record<string, string>) =>
+  spawnBin(pactBrokerBin(), args, env);
+
+/** A git repository whose HEAD is detached, as a deploy job checks out: GIT_DIR points git at it. */
+function detachedCheckout(): { gitDir: string; sha: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), "idp-detached-"));
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=t@example.invalid", "-c", "user.name=t", ...args], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
+  git("init", "-q");
+  writeFileSync(join(dir, "f"), RUN + randomBytes(4).toString("hex"));
+  git("add", "f");
+  git("commit", "-qm", "c");
+  git("checkout", "-q", "--detach");
+  return { gitDir: join(dir, ".git"), sha: git("rev-parse", "HEAD"), dir };
+}
+
+const lines = (text: string) =>
+  text
+    .trimEnd()
+    .split("\n")
+    .filter((l) => l !== "");
+
+describe.skipIf(!HAVE_BROKER)("idp-pacts against the real Pact Broker", () => {
+  let secured: RunningBroker;
+  /** Without auth; its start may fail alone (an external broker has one auth setup). */
+  let openStart: PromiseSettledResult<RunningBroker>;
+  let writer: { user: string; password: string };
+  let reader: { user: string; password: string };
+  let checkout: ReturnType<typeof detachedCheckout>;
+  const branch = `feat-${RUN}`;
+  const environment = `prod-${RUN}`;
+  // Made in beforeAll: a skipped describe still runs its body, but never its hooks.
+  let work = "";
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "idp-pacts-broker-"));
+    // One broker with basic auth (a read-write and a read-only user), one without; started together.
+    const [securedStart, open] = await Promise.allSettled([
+      startBroker({
+        auth: { ...WRITER, readOnlyUser: READER.user, readOnlyPassword: READER.password },
+      }),
+      EXTERNAL_WITH_AUTH ? Promise.reject(new Error("no broker without auth")) : startBroker(),
+    ]);
+    openStart = open;
+    if (securedStart.status === "rejected") {
+      if (open.status === "fulfilled") await open.value.stop();
+      throw securedStart.reason;
+    }
+    secured = securedStart.value;
+    const auth = secured.auth;
+    if (!auth?.readOnlyUser || !auth.readOnlyPassword) throw new Error("no read-only user");
+    writer = { user: auth.user, password: auth.password };
+    reader = { user: auth.readOnlyUser, password: auth.readOnlyPassword };
+    checkout = detachedCheckout();
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([
+      secured?.stop(),
+      openStart?.status === "fulfilled" ? openStart.value.stop() : undefined,
+    ]);
+    if (work) rmSync(work, { recursive: true, force: true });
+    if (checkout) rmSync(checkout.dir, { recursive: true, force: true });
+  });
+
+  const as = (who: { user: string; password: string }, extra: Record<string, string> = {}) => ({
+    PACT_BROKER_BASE_URL: secured.url,
+    PACT_BROKER_USERNAME: who.user,
+    PACT_BROKER_PASSWORD: who.password,
+    GIT_DIR: checkout.gitDir,
     ...extra,
+  });
+  /** The broker's own API, read as the read-write user: the oracle. */
+  const brokerGet = async (path: string) => {
+    const res = await fetch(`${secured.url}${path}`, {
+      headers: {
+        accept: "application/hal+json",
+        authorization: `Basic ${btoa(`${writer.user}:${writer.password}`)}`,
+      },
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-}
 
-interface PublishBody {
-  pacticipantName: string;
-  pacticipantVersionNumber: string;
-  branch: string;
-  contracts: {
-    consumerName: string;
-    providerName: string;
-    specification: string;
-    contentType: string;
-    content: string;
-  }[];
-}
+  it("publish needs a branch: on a detached HEAD without PACT_CONSUMER_BRANCH it exits 2 saying so", async () => {
+    const r = await idpPacts(["publish"], as(writer));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(/^idp-pacts: git HEAD is detached, .* set PACT_CONSUMER_BRANCH/),
+    ]);
+  });
 
-/**
- * The CLI parses each pact with its own Pact models and re-serialises it (compact JSON, and
- * `metadata.pactRust.models` stamped with the CLI's models version); everything else, every
- * interaction included, must arrive unchanged.
- */
-function comparablePact(text: string): unknown {
-  const pact = JSON.parse(text) as { metadata?: { pactRust?: { models?: string } } };
-  if (pact.metadata?.pactRust) delete pact.metadata.pactRust.models;
-  return pact;
-}
-function decodedPact(base64: string): unknown {
-  return comparablePact(Buffer.from(base64, "base64").toString("utf8"));
-}
-
-describe("idp-pacts publish", () => {
-  it("posts every pact file of the folder with the version, the branch and the base64 pact", async () => {
-    // The real pact, and a second one, so "every pact" means more than one file.
-    const dir = mkdtempSync(join(tmpdir(), "idp-publish-"));
-    const real = readFileSync(PACT_FILE);
-    const second = JSON.parse(real.toString("utf8")) as { provider: { name: string } };
-    second.provider.name = "idp-service-secondary";
-    const files = {
-      [PACT_PROVIDER]: real,
-      "idp-service-secondary": Buffer.from(JSON.stringify(second)),
-    };
-    writeFileSync(join(dir, `${PACT_CONSUMER}-${PACT_PROVIDER}.json`), files[PACT_PROVIDER]);
-    writeFileSync(
-      join(dir, `${PACT_CONSUMER}-idp-service-secondary.json`),
-      files["idp-service-secondary"],
+  it("publishes every pact with the read-write user, as the git commit on the given branch", async () => {
+    const r = await idpPacts(["publish"], as(writer, { PACT_CONSUMER_BRANCH: branch }));
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `idp-pacts: publishing 1 pact file(s) from ${join(fileURLToPath(new URL("../../../pacts/", import.meta.url)))}`,
     );
-    try {
-      const result = await publishPacts({
-        env: brokerEnv({ PACT_CONSUMER_VERSION: "1.2.3+abc", PACT_CONSUMER_BRANCH: "feature/x" }),
-        pactsDir: dir,
-        stdio: "pipe",
-        log: quiet,
-      });
-      expect(result.exitCode, result.stderr).toBe(0);
+    // The broker holds the pact under the commit of the detached checkout, on the branch.
+    const pact = await brokerGet(
+      `/pacts/provider/${PACT_PROVIDER}/consumer/${PACT_CONSUMER}/version/${checkout.sha}`,
+    );
+    expect(pact.status).toBe(200);
+    const committed = JSON.parse(readFileSync(PACT_FILE, "utf8")) as {
+      interactions: { description: string }[];
+    };
+    expect((pact.body.interactions as { description: string }[]).map((i) => i.description)).toEqual(
+      committed.interactions.map((i) => i.description),
+    );
+    const onBranch = await brokerGet(
+      `/pacticipants/${PACT_CONSUMER}/branches/${branch}/versions/${checkout.sha}`,
+    );
+    expect(onBranch.status).toBe(200);
+  });
 
-      const [index, ...posts] = stub.requests;
-      expect(index).toMatchObject({ method: "GET", url: "/" });
-      expect(posts).toHaveLength(2);
-      const byProvider = new Map<string, string>();
-      for (const post of posts) {
-        expect(post).toMatchObject({ method: "POST", url: "/contracts/publish" });
-        expect(post.headers["content-type"]).toMatch(/^application\/json/);
-        expect(post.headers.authorization).toBe(`Bearer ${TOKEN}`);
-        const body = JSON.parse(post.body) as PublishBody;
-        expect(body).toMatchObject({
-          pacticipantName: PACT_CONSUMER,
-          pacticipantVersionNumber: "1.2.3+abc",
-          branch: "feature/x",
-        });
-        expect(body.contracts).toHaveLength(1);
-        const [contract] = body.contracts;
-        expect(contract).toMatchObject({
-          consumerName: PACT_CONSUMER,
-          specification: "pact",
-          contentType: "application/json",
-        });
-        byProvider.set(contract?.providerName ?? "", contract?.content ?? "");
-      }
-      for (const [provider, bytes] of Object.entries(files)) {
-        const content = byProvider.get(provider);
-        expect(content, `no contract posted for ${provider}`).toBeDefined();
-        expect(decodedPact(content ?? "")).toEqual(comparablePact(bytes.toString("utf8")));
-      }
-      expect(result.stdout + result.stderr).not.toContain(TOKEN);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+  it("republishes identical content; changed content under the same version is refused (exit 1, the broker's reason)", async () => {
+    const again = await idpPacts(["publish"], as(writer, { PACT_CONSUMER_BRANCH: branch }));
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+
+    const changedDir = join(work, "changed");
+    execFileSync("mkdir", ["-p", changedDir]);
+    const doc = JSON.parse(readFileSync(PACT_FILE, "utf8")) as {
+      interactions: { response: { status: number } }[];
+    };
+    const first = doc.interactions[0];
+    if (first) first.response.status = 299;
+    writeFileSync(join(changedDir, `${PACT_CONSUMER}-${PACT_PROVIDER}.json`), JSON.stringify(doc));
+    const changed = await idpPacts(
+      ["publish", "--pacts-dir", changedDir],
+      as(writer, { PACT_CONSUMER_BRANCH: branch }),
+    );
+    expect(changed.code).toBe(1);
+    expect(changed.stdout + changed.stderr).toMatch(/Cannot change the content of the pact/);
+  });
+
+  it("the read-only user cannot publish: exit 2, one line saying a read-only user cannot write", async () => {
+    const r = await idpPacts(
+      ["publish"],
+      as(reader, { PACT_CONSUMER_VERSION: `ro-${RUN}`, PACT_CONSUMER_BRANCH: branch }),
+    );
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr).at(-1)).toBe(
+      `idp-pacts: the Pact Broker at ${secured.url} refused the request (401 Unauthorized): check PACT_BROKER_USERNAME/PACT_BROKER_PASSWORD; a read-only user cannot publish or record (use the broker's read-write user)`,
+    );
+    const none = await brokerGet(`/pacticipants/${PACT_CONSUMER}/versions/ro-${RUN}`);
+    expect(none.status).toBe(404);
+  });
+
+  it("a missing environment is one line saying how to create it; that command creates it", async () => {
+    for (const args of [
+      ["can-i-deploy", "--to-environment", environment],
+      ["record-deployment", "--environment", environment],
+      ["record-release", "--environment", environment],
+    ]) {
+      const r = await idpPacts(args, as(reader));
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(lines(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^idp-pacts: environment "${environment}" does not exist on the Pact Broker at ${secured.url} \\(it has[^)]*\\); create it once with: pact-broker create-environment --name ${environment} --production\\n$`,
+        ),
+      );
+    }
+    const suggested = /create it once with: pact-broker (.+)$/m.exec(printed.at(-1) ?? "")?.[1];
+    expect(suggested).toBeDefined();
+    const created = await pactBroker(
+      [...(suggested ?? "").split(" "), "--broker-base-url", secured.url],
+      as(writer),
+    );
+    expect(created.code, created.stdout + created.stderr).toBe(0);
+  });
+
+  it("on a detached HEAD, can-i-deploy says no (exit 1) before a verification, and record-* work", async () => {
+    // No PACT_CONSUMER_VERSION or _BRANCH: the version is the detached commit, no branch is needed.
+    const no = await idpPacts(["can-i-deploy", "--to-environment", environment], as(reader));
+    expect(no.code, no.stdout + no.stderr).toBe(1);
+    expect(no.stdout).toMatch(/Computer says no/);
+    expect(no.stderr).toContain(
+      `idp-pacts: can ${PACT_CONSUMER} version ${checkout.sha} be deployed to ${environment}?`,
+    );
+
+    // Recording needs the read-write user: the read-only one is refused with one line.
+    const refused = await idpPacts(["record-deployment", "--environment", environment], as(reader));
+    expect(refused.code).toBe(2);
+    expect(lines(refused.stderr).at(-1)).toMatch(/401 Unauthorized.*read-only user cannot/);
+
+    const deployed = await idpPacts(
+      ["record-deployment", "--environment", environment],
+      as(writer),
+    );
+    expect(deployed.code, deployed.stdout + deployed.stderr).toBe(0);
+    const released = await idpPacts(["record-release", "--environment", environment], as(writer));
+    expect(released.code, released.stdout + released.stderr).toBe(0);
+
+    // The broker's view: this commit of the consumer is deployed and released there.
+    const envs = await brokerGet("/environments");
+    const env = (
+      envs.body._embedded as { environments: { name: string; uuid: string }[] }
+    ).environments.find((e) => e.name === environment);
+    expect(env).toBeDefined();
+    const versionsOf = async (path: string) => {
+      const r = await brokerGet(`/environments/${env?.uuid}/${path}`);
+      const key = path.startsWith("deployed") ? "deployedVersions" : "releasedVersions";
+      return (
+        (r.body._embedded as Record<string, { _embedded: { version: { number: string } } }[]>)[
+          key
+        ] ?? []
+      ).map((d) => d._embedded.version.number);
+    };
+    expect(await versionsOf("deployed-versions/currently-deployed")).toContain(checkout.sha);
+    expect(await versionsOf("released-versions/currently-supported")).toContain(checkout.sha);
+  });
+
+  it("another pacticipant is recorded with its own version; without --version it is exit 2", async () => {
+    const bare = await idpPacts(
+      ["record-deployment", "--environment", environment, "--pacticipant", PACT_PROVIDER],
+      as(writer),
+    );
+    expect(bare.code).toBe(2);
+    expect(lines(bare.stderr)).toEqual([
+      `idp-pacts: --pacticipant ${PACT_PROVIDER} needs --version V (the default version is ${PACT_CONSUMER}'s)`,
+    ]);
+    // The provider has no version yet: the broker refuses, and the CLI's reason is shown (exit 1).
+    const unknown = await idpPacts(
+      [
+        "record-deployment",
+        "--environment",
+        environment,
+        "--pacticipant",
+        PACT_PROVIDER,
+        "--version",
+        `p-${RUN}`,
+      ],
+      as(writer),
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout + unknown.stderr).toMatch(/not found|does not exist|No .* found/i);
+  });
+
+  it("a bearer token is refused by the open-source broker (400): exit 2 saying to use basic auth", async () => {
+    const token = `canary-token-${RUN}`;
+    const r = await idpPacts(["can-i-deploy", "--to-environment", environment], {
+      PACT_BROKER_BASE_URL: secured.url,
+      PACT_BROKER_TOKEN: token,
+      PACT_CONSUMER_VERSION: checkout.sha,
+    });
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr).at(-1)).toMatch(
+      /refused the bearer token \(400 Bad Request\): the open-source Pact Broker takes basic auth only/,
+    );
+    expect(r.stdout + r.stderr).not.toContain(token);
+  });
+
+  it("without credentials against a broker with auth: exit 2 naming the variables to set", async () => {
+    const r = await idpPacts(["can-i-deploy", "--to-environment", environment], {
+      PACT_BROKER_BASE_URL: secured.url,
+      PACT_CONSUMER_VERSION: checkout.sha,
+    });
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr).at(-1)).toMatch(
+      /401 Unauthorized\): no credentials were given: set PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD/,
+    );
+  });
+
+  it.skipIf(EXTERNAL_WITH_AUTH)(
+    "a broker without auth needs no credentials: publish, then can-i-deploy says no",
+    async () => {
+      if (openStart.status === "rejected") throw openStart.reason;
+      const open = openStart.value;
+      const base = {
+        PACT_BROKER_BASE_URL: open.url,
+        PACT_CONSUMER_VERSION: `open-${RUN}`,
+        PACT_CONSUMER_BRANCH: "main",
+      };
+      const published = await idpPacts(["publish"], base);
+      expect(published.code, published.stdout + published.stderr).toBe(0);
+      expect(published.stderr).toContain(`to ${open.url} (no auth)`);
+      const created = await pactBroker(
+        ["create-environment", "--name", "staging", "--broker-base-url", open.url],
+        {},
+      );
+      expect(created.code, created.stdout + created.stderr).toBe(0);
+      const no = await idpPacts(["can-i-deploy", "--to-environment", "staging"], base);
+      expect(no.code).toBe(1);
+      expect(no.stdout).toMatch(/There is no verified pact between version open-/);
+    },
+  );
+
+  it("no output of any command carried a broker password", () => {
+    expect(printed.length).toBeGreaterThan(20);
+    const all = printed.join("\n");
+    for (const secret of [
+      writer.password,
+      reader.password,
+      btoa(`${writer.user}:${writer.password}`),
+      btoa(`${reader.user}:${reader.password}`),
+    ])
+      expect(all).not.toContain(secret);
+  });
+});
+
+// The bin's own checks: nothing reaches a broker (the base URL points at a closed port).
+describe("idp-pacts bin: usage", () => {
+  const env = {
+    PACT_BROKER_BASE_URL: "http://127.0.0.1:9",
+    PACT_CONSUMER_VERSION: "v",
+    PACT_CONSUMER_BRANCH: "b",
+  };
+
+  it("--help prints the usage on stdout, exit 0, also after a command", async () => {
+    for (const args of [["--help"], ["can-i-deploy", "--help"], ["record-release", "-h"]]) {
+      const r = await idpPacts(args, env);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("");
+      for (const command of ["publish", "can-i-deploy", "record-deployment", "record-release"])
+        expect(r.stdout).toContain(`  ${command} `);
+      expect(r.stdout).toContain("pact-broker create-environment --name production --production");
     }
   });
 
-  it("defaults to the repository's pacts/ and the git commit, with basic auth", async () => {
-    const commit = execFileSync("git", ["rev-parse", "HEAD"], {
-      cwd: PACTS_DIR,
-      encoding: "utf8",
-    }).trim();
-    const env = brokerEnv({
-      PACT_CONSUMER_BRANCH: "main",
-      PACT_BROKER_USERNAME: "u",
-      PACT_BROKER_PASSWORD: "p",
-    });
-    delete env.PACT_BROKER_TOKEN;
-    const result = await publishPacts({ env, stdio: "pipe", log: quiet });
-    expect(result.exitCode, result.stderr).toBe(0);
-    const posts = stub.requests.filter((r) => r.method === "POST");
-    expect(posts).toHaveLength(1);
-    expect(stub.requests.every((r) => r.headers.authorization === `Basic ${btoa("u:p")}`)).toBe(
-      true,
-    );
-    const body = JSON.parse(posts[0]?.body ?? "{}") as PublishBody;
-    expect(body.pacticipantVersionNumber).toBe(commit);
-    expect(body.branch).toBe("main");
-    expect(body.contracts[0]?.providerName).toBe(PACT_PROVIDER);
-    expect(decodedPact(body.contracts[0]?.content ?? "")).toEqual(
-      comparablePact(readFileSync(PACT_FILE, "utf8")),
-    );
-  });
-});
-
-describe("idp-pacts can-i-deploy", () => {
-  it("asks the matrix for this consumer version and environment; exit 0 when deployable", async () => {
-    const result = await canIDeploy({
-      env: brokerEnv({ PACT_CONSUMER_VERSION: "abc123" }),
-      environment: "production",
-      stdio: "pipe",
-      log: quiet,
-    });
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(stub.requests).toHaveLength(1);
-    const url = new URL(stub.requests[0]?.url ?? "", stub.baseUrl);
-    expect(url.pathname).toBe("/matrix");
-    expect(url.searchParams.get("q[][pacticipant]")).toBe(PACT_CONSUMER);
-    expect(url.searchParams.get("q[][version]")).toBe("abc123");
-    expect(url.searchParams.get("environment")).toBe("production");
-    expect(stub.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  it.each([
+    [[], "idp-pacts: missing command: one of publish, can-i-deploy, record-deployment"],
+    [["deploy"], 'idp-pacts: unknown command "deploy"'],
+    [["record-deploy"], 'unknown command "record-deploy" (did you mean record-deployment?)'],
+    [["can-i-deplo"], "(did you mean can-i-deploy?)"],
+    [
+      ["can-i-deploy", "--to-env", "x"],
+      "unknown option '--to-env' for can-i-deploy (did you mean --to-environment?)",
+    ],
+    [["can-i-deploy", "--environment", "x"], "(did you mean --to-environment?)"],
+    [["record-deployment", "--to-environment", "x"], "(did you mean --environment?)"],
+    [["publish", "--pacts", "x"], "(did you mean --pacts-dir?)"],
+    [["publish", "extra"], "unexpected argument 'extra': publish takes only --pacts-dir"],
+    [["can-i-deploy"], "idp-pacts: --to-environment ENV is missing"],
+    [["record-release", "--environment"], "argument missing"],
+    [["record-deployment"], "idp-pacts: --environment ENV is missing"],
+  ])("%j: exit 2, one line on stderr, nothing on stdout", async (args, line) => {
+    const r = await idpPacts(args, env);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toContain(line);
   });
 
-  it("exits 1 when the broker says the version is not deployable", async () => {
-    stub.deployable = false;
-    const result = await canIDeploy({
-      env: brokerEnv({ PACT_CONSUMER_VERSION: "abc123" }),
-      environment: "production",
-      stdio: "pipe",
-      log: quiet,
+  it.each([
+    [{ PACT_BROKER_BASE_URL: "" }, "idp-pacts: PACT_BROKER_BASE_URL is not set"],
+    [{ PACT_BROKER_USERNAME: "u" }, "idp-pacts: PACT_BROKER_PASSWORD is not set"],
+    [{ PACT_BROKER_TOKEN: "t", PACT_BROKER_PASSWORD: "p" }, "not both"],
+    [{ PACT_BROKER_BASE_URL: "http://u:secret@127.0.0.1:9" }, "must not contain credentials"],
+  ])("settings %j: exit 2 with one line", async (unset, line) => {
+    const r = await idpPacts(["can-i-deploy", "--to-environment", "production"], {
+      ...env,
+      ...unset,
     });
-    expect(result.exitCode).toBe(1);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual([expect.stringContaining(line)]);
+    expect(r.stderr).not.toContain("secret");
   });
 });
 
@@ -194,11 +441,15 @@ describe("broker settings", () => {
   it.each([
     [{}, /PACT_BROKER_BASE_URL is not set/],
     [{ PACT_BROKER_BASE_URL: "not a url" }, /not an absolute http\(s\) URL/],
+    [{ PACT_BROKER_BASE_URL: "ftp://b.example" }, /not an absolute http\(s\) URL/],
     [{ PACT_BROKER_BASE_URL: "https://u:secret@b.example" }, /must not contain credentials/],
-    [{ PACT_BROKER_BASE_URL: "https://b.example" }, /no Pact Broker credentials/],
     [
       { PACT_BROKER_BASE_URL: "https://b.example", PACT_BROKER_USERNAME: "u" },
       /PACT_BROKER_PASSWORD is not set/,
+    ],
+    [
+      { PACT_BROKER_BASE_URL: "https://b.example", PACT_BROKER_PASSWORD: "p" },
+      /PACT_BROKER_USERNAME is not set/,
     ],
     [
       {
@@ -220,77 +471,16 @@ describe("broker settings", () => {
     expect((caught as Error).message).not.toContain("secret");
   });
 
-  it("accepts a token, or a username and password", () => {
-    expect(
-      readBrokerSettings({ PACT_BROKER_BASE_URL: "https://b.example", PACT_BROKER_TOKEN: "t" })
-        .auth,
-    ).toBe("token");
-    expect(
-      readBrokerSettings({
-        PACT_BROKER_BASE_URL: "https://b.example",
-        PACT_BROKER_USERNAME: "u",
-        PACT_BROKER_PASSWORD: "p",
-      }).auth,
-    ).toBe("basic");
-  });
-});
-
-/** Runs the bin (from source; node 24 strips the types) and captures exit code and output. */
-function runCli(args: string[], env: Record<string, string>) {
-  return new Promise<{ exitCode: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
-}
-
-describe("idp-pacts bin", () => {
   it.each([
-    [["publish"], { PACT_BROKER_BASE_URL: "" }, "idp-pacts: PACT_BROKER_BASE_URL is not set"],
-    [["publish"], { PACT_BROKER_TOKEN: "" }, "idp-pacts: no Pact Broker credentials"],
-    [["can-i-deploy"], {}, "idp-pacts: can-i-deploy needs --to-environment ENV"],
-    [["can-i-deploy", "--to-env", "x"], {}, "idp-pacts: Unknown option '--to-env'"],
-    [["deploy"], {}, 'idp-pacts: unknown command "deploy"'],
-  ])(
-    "%j with a setting missing: one line on stderr, exit 2, no request",
-    async (args, unset, line) => {
-      const env = {
-        ...brokerEnv({ PACT_CONSUMER_VERSION: "v", PACT_CONSUMER_BRANCH: "b" }),
-        ...unset,
-      };
-      const result = await runCli(args, env);
-      expect(result.exitCode).toBe(2);
-      expect(result.stdout).toBe("");
-      expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
-      expect(result.stderr).toContain(line);
-      expect(stub.requests).toHaveLength(0);
-    },
-  );
-
-  it("publishes through the bin and never prints the token", async () => {
-    const result = await runCli(
-      ["publish"],
-      brokerEnv({ PACT_CONSUMER_VERSION: "v9", PACT_CONSUMER_BRANCH: "main" }),
-    );
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain("idp-pacts: publishing 1 pact file(s)");
-    expect(result.stdout + result.stderr).not.toContain(TOKEN);
-    expect(stub.requests.filter((r) => r.url === "/contracts/publish")).toHaveLength(1);
-  });
-
-  it("passes the broker's exit code through (1: computer says no)", async () => {
-    stub.deployable = false;
-    const result = await runCli(
-      ["can-i-deploy", "--to-environment", "production"],
-      brokerEnv({ PACT_CONSUMER_VERSION: "v9" }),
-    );
-    expect(result.exitCode).toBe(1);
+    [{ PACT_BROKER_TOKEN: "t" }, "token"],
+    [{ PACT_BROKER_USERNAME: "u", PACT_BROKER_PASSWORD: "p" }, "basic"],
+    [{}, "none"],
+    // A CI secret that is not set arrives as "": the same as not set.
+    [{ PACT_BROKER_TOKEN: "", PACT_BROKER_USERNAME: " ", PACT_BROKER_PASSWORD: "" }, "none"],
+  ])("%j -> %s auth", (creds, auth) => {
+    expect(readBrokerSettings({ PACT_BROKER_BASE_URL: "https://b.example/", ...creds })).toEqual({
+      baseUrl: "https://b.example",
+      auth,
+    });
   });
 });

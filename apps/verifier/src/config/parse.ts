@@ -47,7 +47,10 @@ export interface Config {
   readonly pacts: readonly PactSource[];
   /** The pacts are the repo's pacts/ (nobody asked for them by name). */
   readonly defaultPacts: boolean;
+  /** Pacts chosen on a broker by selectors (only without --pacts). */
   readonly broker?: BrokerSource;
+  /** The broker's login, for pact URLs on the broker (fetched, and their results published). */
+  readonly pactUrlAuth?: BrokerAuth;
   readonly publish?: PublishOptions;
   /** Check ids or prefixes from --checks; empty: every check the options allow. */
   readonly checks: readonly string[];
@@ -238,6 +241,10 @@ export function parseConfig(
       ? undefined
       : splitUserInfo(parseOrFail(httpUrl("--provider-url"), rawProvider));
   const providerUrl = provider?.url.replace(/\/+$/, "");
+  if (provider?.credentials && (str("username") !== undefined || str("password") !== undefined))
+    fail(
+      "the provider credentials are given twice: in the user-info of --provider-url and in --username/--password or IDP_USERNAME/IDP_PASSWORD",
+    );
   const username = str("username") ?? provider?.credentials?.username;
   const password = str("password") ?? provider?.credentials?.password;
   if ((username === undefined) !== (password === undefined))
@@ -269,39 +276,64 @@ export function parseConfig(
     if (problem) fail(problem);
   }
 
-  // The broker.
+  // The broker: --broker-url or PACT_BROKER_BASE_URL. Its login: the flags if any is given, else
+  // PACT_BROKER_TOKEN or PACT_BROKER_USERNAME + PACT_BROKER_PASSWORD, else the URL's user-info.
   const rawBroker = str("broker-url");
   const broker0 =
     rawBroker === undefined
       ? undefined
-      : splitUserInfo(parseOrFail(httpUrl("--broker-url"), rawBroker));
-  const token = str("broker-token");
-  const brokerUser = str("broker-username") ?? broker0?.credentials?.username;
-  const brokerPassword = str("broker-password") ?? broker0?.credentials?.password;
-  if ((brokerUser === undefined) !== (brokerPassword === undefined))
-    fail(
-      "give both --broker-username and --broker-password (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)",
-    );
-  if (token !== undefined && brokerUser !== undefined)
-    fail("give either --broker-token or --broker-username/--broker-password, not both");
-  const brokerAuth: BrokerAuth | undefined =
-    token !== undefined
-      ? { token }
-      : brokerUser !== undefined && brokerPassword !== undefined
-        ? { username: brokerUser, password: brokerPassword }
-        : undefined;
-  const brokerOnly = [
-    "consumer-version-selectors",
-    "enable-pending",
-    "include-wip-pacts-since",
-    "provider-branch",
-  ] as const;
+      : splitUserInfo(
+          parseOrFail(
+            httpUrl(values["broker-url"] ? "--broker-url" : "PACT_BROKER_BASE_URL"),
+            rawBroker,
+          ),
+        );
+  const brokerAuth = readBrokerAuth(values, env, broker0?.credentials);
   if (!broker0)
-    for (const flag of brokerOnly)
-      if (
-        values[flag] !== undefined &&
-        !(flag === "provider-branch" && values["publish-verification-results"])
-      )
+    for (const flag of ["broker-token", "broker-username", "broker-password"] as const)
+      if (values[flag] !== undefined)
+        fail(`--${flag} needs --broker-url (or PACT_BROKER_BASE_URL)`);
+  const brokerUrl = broker0?.url.replace(/\/+$/, "");
+
+  // Pact sources: paths from the user's directory; URLs (a webhook's pact), fetched with the
+  // broker's login when they are on the broker. Giving --pacts turns choosing pacts on the broker off.
+  const explicit = (values.pacts as string[] | undefined) ?? [];
+  const onBroker = (url: string) =>
+    brokerUrl !== undefined && `${url}/`.startsWith(`${brokerUrl}/`);
+  const pacts: PactSource[] = explicit.map((p) => {
+    if (!/^https?:\/\//i.test(p)) return { kind: "path", path: resolve(cwd, p) };
+    const url = parseOrFail(httpUrl("--pacts"), p);
+    if (splitUserInfo(url).credentials)
+      fail(
+        "--pacts: a pact URL must not carry credentials (user-info); give the broker's with --broker-username/--broker-password or PACT_BROKER_USERNAME/PACT_BROKER_PASSWORD",
+      );
+    return {
+      kind: "url",
+      url,
+      ...(brokerAuth && onBroker(url) ? { authorization: authorizationOf(brokerAuth) } : {}),
+    };
+  });
+  const urls = pacts.filter((p) => p.kind === "url");
+  // Pact's verifier sends one login to every pact URL: a run takes URLs on the broker or elsewhere.
+  if (brokerAuth && urls.some((u) => u.authorization) && urls.some((u) => !u.authorization))
+    fail(
+      "--pacts mixes URLs on the broker (fetched with its login) and URLs elsewhere: verify them in separate runs",
+    );
+  if (explicit.length > 0)
+    for (const flag of [
+      "consumer-version-selectors",
+      "enable-pending",
+      "include-wip-pacts-since",
+    ] as const)
+      if (values[flag] !== undefined)
+        fail(`--${flag} chooses pacts on the broker; it does not go with --pacts`);
+  if (!broker0)
+    for (const flag of [
+      "consumer-version-selectors",
+      "enable-pending",
+      "include-wip-pacts-since",
+    ] as const)
+      if (values[flag] !== undefined)
         fail(`--${flag} needs --broker-url (or PACT_BROKER_BASE_URL)`);
   const providerBranch =
     typeof values["provider-branch"] === "string" ? values["provider-branch"] : undefined;
@@ -322,47 +354,43 @@ export function parseConfig(
     fail(
       "--enable-pending and --include-wip-pacts-since need --provider-branch (the broker works out pending and WIP pacts per provider branch)",
     );
-  const broker: BrokerSource | undefined = broker0
-    ? {
-        url: broker0.url.replace(/\/+$/, ""),
-        ...(brokerAuth ? { auth: brokerAuth } : {}),
-        consumerVersionSelectors:
-          typeof values["consumer-version-selectors"] === "string"
-            ? parseOrFail(selectorsSchema, values["consumer-version-selectors"])
-            : [{ mainBranch: true }, { deployedOrReleased: true }],
-        enablePending,
-        ...(wipSince !== undefined ? { includeWipPactsSince: wipSince } : {}),
-        ...(providerBranch ? { providerBranch } : {}),
-      }
-    : undefined;
+  const broker: BrokerSource | undefined =
+    broker0 && brokerUrl && explicit.length === 0
+      ? {
+          url: brokerUrl,
+          ...(brokerAuth ? { auth: brokerAuth } : {}),
+          consumerVersionSelectors:
+            typeof values["consumer-version-selectors"] === "string"
+              ? parseOrFail(selectorsSchema, values["consumer-version-selectors"])
+              : [{ mainBranch: true }, { deployedOrReleased: true }],
+          enablePending,
+          ...(wipSince !== undefined ? { includeWipPactsSince: wipSince } : {}),
+          ...(providerBranch ? { providerBranch } : {}),
+        }
+      : undefined;
+  const pactUrlAuth = brokerAuth && urls.some((u) => u.authorization) ? brokerAuth : undefined;
 
   let publish: PublishOptions | undefined;
   const providerVersion =
     typeof values["provider-version"] === "string" ? values["provider-version"] : undefined;
   if (values["publish-verification-results"]) {
     if (!providerVersion) fail("--publish-verification-results needs --provider-version");
-    if (!broker) fail("--publish-verification-results needs --broker-url (results go to a broker)");
+    if (
+      !broker &&
+      !(
+        (urls.length > 0 && urls.length === pacts.length && pactUrlAuth !== undefined) ||
+        (urls.length > 0 && urls.every((u) => onBroker(u.url)))
+      )
+    )
+      fail(
+        "--publish-verification-results needs pacts from a broker (--broker-url or PACT_BROKER_BASE_URL, or --pacts with the broker's pact URLs): results go to a broker",
+      );
     publish = {
       providerVersion: providerVersion as string,
       ...(providerBranch ? { providerBranch } : {}),
     };
   } else if (providerVersion !== undefined)
     fail("--provider-version goes with --publish-verification-results");
-
-  // Pact sources: paths from the user's directory, URLs (the broker's credentials on its origin).
-  const explicit = (values.pacts as string[] | undefined) ?? [];
-  const pacts: PactSource[] = explicit.map((p) => {
-    if (!/^https?:\/\//i.test(p)) return { kind: "path", path: resolve(cwd, p) };
-    const { url, credentials } = splitUserInfo(parseOrFail(httpUrl("--pacts"), p));
-    const authorization = credentials
-      ? `Basic ${base64(`${credentials.username}:${credentials.password}`)}`
-      : broker && new URL(url).origin === new URL(broker.url).origin && broker.auth
-        ? "token" in broker.auth
-          ? `Bearer ${broker.auth.token}`
-          : `Basic ${base64(`${broker.auth.username}:${broker.auth.password}`)}`
-        : undefined;
-    return { kind: "url", url, ...(authorization ? { authorization } : {}) };
-  });
   const defaultPacts = explicit.length === 0 && !broker;
 
   // The profile.
@@ -409,6 +437,7 @@ export function parseConfig(
     pacts: defaultPacts ? [{ kind: "path", path: defaultPactsDir(cwd) }] : pacts,
     defaultPacts,
     ...(broker ? { broker } : {}),
+    ...(pactUrlAuth ? { pactUrlAuth } : {}),
     ...(publish ? { publish } : {}),
     checks,
     profile,
@@ -442,4 +471,58 @@ export function parseConfig(
     cwd,
   };
   return { kind: "run", config };
+}
+
+/** `Basic base64(user:password)` or `Bearer token`: the broker's login as a header value. */
+export function authorizationOf(auth: BrokerAuth): string {
+  return "token" in auth
+    ? `Bearer ${auth.token}`
+    : `Basic ${base64(`${auth.username}:${auth.password}`)}`;
+}
+
+/** The broker login: flags, else the environment, else the URL's user-info; never two of them mixed. */
+function readBrokerAuth(
+  values: Values,
+  env: Readonly<Record<string, string | undefined>>,
+  userInfo: { readonly username: string; readonly password: string } | undefined,
+): BrokerAuth | undefined {
+  const flag = (n: string) => (typeof values[n] === "string" ? (values[n] as string) : undefined);
+  const envOf = (n: string) => (env[n] !== undefined && env[n] !== "" ? env[n] : undefined);
+  const fromFlags = {
+    token: flag("broker-token"),
+    username: flag("broker-username"),
+    password: flag("broker-password"),
+  };
+  const fromEnv = {
+    token: envOf("PACT_BROKER_TOKEN"),
+    username: envOf("PACT_BROKER_USERNAME"),
+    password: envOf("PACT_BROKER_PASSWORD"),
+  };
+  const given = (x: typeof fromFlags) =>
+    x.token !== undefined || x.username !== undefined || x.password !== undefined;
+  const pick = (x: typeof fromFlags, names: readonly [string, string, string]): BrokerAuth => {
+    if (x.token !== undefined && (x.username !== undefined || x.password !== undefined))
+      fail(
+        `give either ${names[0]} (PactFlow) or ${names[1]} and ${names[2]} (the open-source Pact Broker), not both`,
+      );
+    if (x.token !== undefined) return { token: x.token };
+    if (x.username === undefined || x.password === undefined)
+      fail(`give both ${names[1]} and ${names[2]}`);
+    return { username: x.username as string, password: x.password as string };
+  };
+  if (given(fromFlags)) {
+    if (userInfo)
+      fail(
+        "the broker credentials are given twice: in the user-info of --broker-url and in --broker-token/--broker-username/--broker-password",
+      );
+    return pick(fromFlags, ["--broker-token", "--broker-username", "--broker-password"]);
+  }
+  if (given(fromEnv)) {
+    if (userInfo)
+      fail(
+        "the broker credentials are given twice: in the user-info of the broker URL and in PACT_BROKER_*",
+      );
+    return pick(fromEnv, ["PACT_BROKER_TOKEN", "PACT_BROKER_USERNAME", "PACT_BROKER_PASSWORD"]);
+  }
+  return userInfo;
 }

@@ -62,6 +62,8 @@ export interface PactOutcome {
   readonly interactions: readonly InteractionOutcome[];
   /** A pact Pact could not load (its errors say "Failed to load pact"). */
   readonly loadError?: string;
+  /** Pact's console lines, in order (they name each pact before its interactions), scrubbed. */
+  readonly output: readonly string[];
 }
 
 const text = (v: unknown): string | undefined =>
@@ -143,11 +145,14 @@ export function parseFfiResults(
       };
     }),
     ...(loadMessage !== undefined ? { loadError: scrub(loadMessage) } : {}),
+    output: (r.output ?? []).map(scrub),
   };
 }
 
 /** Pact's own verdict must agree with its per-interaction results; a disagreement is not a pass. */
-export function pactVerdictProblem(outcome: Pick<PactOutcome, "result" | "interactions">): string | undefined {
+export function pactVerdictProblem(
+  outcome: Pick<PactOutcome, "result" | "interactions">,
+): string | undefined {
   const anyFailed = outcome.interactions.some((i) => !i.ok && !i.pending);
   if (outcome.result !== anyFailed) return undefined;
   return outcome.result

@@ -2,10 +2,11 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Pool } from "undici";
 import { z } from "zod";
-import type { PactSource } from "../config/parse.ts";
+import type { BrokerAuth, PactSource } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
 import { send } from "../http/send.ts";
 import type { Secrets } from "../secrets.ts";
+import { refusalText } from "./broker.ts";
 
 // Pact files are read with zod: what idp-verify needs of them (names, descriptions, states, the
 // request Pact will send) is checked; everything else passes through to Pact's verifier untouched.
@@ -135,7 +136,7 @@ function filesOf(path: string): string[] {
  */
 export async function loadPacts(
   sources: readonly PactSource[],
-  options: { readonly timeoutMs: number; readonly secrets: Secrets },
+  options: { readonly timeoutMs: number; readonly secrets: Secrets; readonly auth?: BrokerAuth },
 ): Promise<PactFile[]> {
   const out: PactFile[] = [];
   for (const source of sources) {
@@ -162,7 +163,7 @@ export async function loadPacts(
 
 async function fetchPact(
   source: Extract<PactSource, { kind: "url" }>,
-  options: { readonly timeoutMs: number; readonly secrets: Secrets },
+  options: { readonly timeoutMs: number; readonly secrets: Secrets; readonly auth?: BrokerAuth },
 ): Promise<string> {
   const u = new URL(source.url);
   const pool = new Pool(u.origin, { connections: 1 });
@@ -184,16 +185,11 @@ async function fetchPact(
         "E_PACT_UNREADABLE",
         `cannot fetch pact ${source.url}: ${res.code}: ${options.secrets.scrub(res.message)}`,
       );
-    if (res.status !== 200) {
-      const hint =
-        res.status === 401 || res.status === 403
-          ? " (broker credentials: --broker-username/--broker-password or --broker-token, or user-info in the URL)"
-          : "";
+    if (res.status !== 200)
       throw new VerifyError(
         "E_PACT_UNREADABLE",
-        `cannot fetch pact ${source.url}: it answered ${res.status}${hint}`,
+        `cannot fetch pact ${source.url}: it answered ${refusalText(res.status, options.auth)}`,
       );
-    }
     if (res.truncated)
       throw new VerifyError("E_PACT_UNREADABLE", `pact ${source.url} is larger than 16 MiB`);
     return res.body.toString("utf8");

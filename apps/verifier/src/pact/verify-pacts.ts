@@ -3,18 +3,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACT_PLACEHOLDER_AUTHORIZATION } from "@idp/contracts";
 import type { VerifierOptions } from "@pact-foundation/pact-core";
-import type { BrokerSource, PublishOptions } from "../config/parse.ts";
+import type { BrokerAuth, BrokerSource, PublishOptions } from "../config/parse.ts";
 import type { ProviderStates } from "../engine/states.ts";
 import type { Client } from "../http/client.ts";
 import { curlCommand } from "../http/exchange.ts";
 import type { CheckResult, PactMismatch } from "../results.ts";
 import type { Credentials } from "../rules/types.ts";
 import { base64, type Secrets } from "../secrets.ts";
+import { brokerRefusalHint } from "./broker.ts";
 import { type InteractionOutcome, pactVerdictProblem, parseFfiResults } from "./ffi-results.ts";
 import type { PactFile, PactInteraction } from "./files.ts";
 import { type GuardGroup, PactGuard } from "./guard.ts";
 import { runPactWorker } from "./host.ts";
 import { PACT_PREFIX, pactCheckId } from "./ids.ts";
+import { type PactOrigin, pactOrigins, severalOrigins } from "./origins.ts";
 
 export interface PactRun {
   /** The pacts read up front (empty when they come from a broker). */
@@ -22,6 +24,8 @@ export interface PactRun {
   /** Which interactions to verify (by --checks, --shard and what the options allow). */
   readonly selected: (file: PactFile, interaction: PactInteraction) => boolean;
   readonly broker?: BrokerSource;
+  /** The broker's login for pact URLs on the broker. */
+  readonly pactUrlAuth?: BrokerAuth;
   readonly publish?: PublishOptions;
   /** Base address ending in /v1. */
   readonly providerUrl: string;
@@ -59,10 +63,11 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
     secrets: run.secrets,
   });
   try {
-    // Pact verifies whole files: a selection reaches it as copies holding only what was selected.
+    // Pact verifies whole pacts: a selection reaches it as copies holding only what was selected; a
+    // pact URL with nothing left out goes to Pact as the URL (so its results can be published).
     const pactUrls = run.broker
       ? []
-      : writeSubsets(
+      : pactSources(
           dir,
           run.files,
           wanted.map((w) => w.interaction),
@@ -79,7 +84,9 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
       providerStatesSetupTeardown: true,
       providerStatesSetupBody: true,
       followRedirects: false,
-      ...(run.broker ? brokerOptions(run.broker) : { pactUrls }),
+      ...(run.broker
+        ? brokerOptions(run.broker)
+        : { pactUrls, ...(run.pactUrlAuth ? brokerLogin(run.pactUrlAuth) : {}) }),
       ...(run.publish
         ? {
             publishVerificationResult: true,
@@ -113,11 +120,12 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
       return [
         pactError(
           PACT_PREFIX,
-          `Pact's verifier could not load the pacts: ${parsed.loadError}`,
+          `Pact's verifier could not load the pacts: ${parsed.loadError}${loadErrorHint(parsed.loadError, run.broker?.auth ?? run.pactUrlAuth)}`,
           durationMs,
         ),
       ];
-    const results = toResults(parsed.interactions, guard.groups, run);
+    const origins = pactOrigins(parsed.output, parsed.interactions.length);
+    const results = toResults(parsed.interactions, origins, guard.groups, run);
     const extra: CheckResult[] = [];
     const verdict = pactVerdictProblem(parsed);
     if (verdict) extra.push(pactError(`${PACT_PREFIX}.verdict`, verdict, durationMs));
@@ -145,14 +153,17 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
   }
 }
 
+/** Pact's options for a broker login: a bearer token, or basic auth. */
+function brokerLogin(auth: BrokerAuth): Partial<VerifierOptions> {
+  return "token" in auth
+    ? { pactBrokerToken: auth.token }
+    : { pactBrokerUsername: auth.username, pactBrokerPassword: auth.password };
+}
+
 function brokerOptions(broker: BrokerSource): Partial<VerifierOptions> {
   return {
     pactBrokerUrl: broker.url,
-    ...(broker.auth
-      ? "token" in broker.auth
-        ? { pactBrokerToken: broker.auth.token }
-        : { pactBrokerUsername: broker.auth.username, pactBrokerPassword: broker.auth.password }
-      : {}),
+    ...(broker.auth ? brokerLogin(broker.auth) : {}),
     consumerVersionSelectors: [...broker.consumerVersionSelectors] as NonNullable<
       VerifierOptions["consumerVersionSelectors"]
     >,
@@ -162,7 +173,7 @@ function brokerOptions(broker: BrokerSource): Partial<VerifierOptions> {
   };
 }
 
-function writeSubsets(
+function pactSources(
   dir: string,
   files: readonly PactFile[],
   wanted: readonly PactInteraction[],
@@ -172,6 +183,10 @@ function writeSubsets(
   files.forEach((file, k) => {
     const interactions = file.interactions.filter((i) => keep.has(i));
     if (interactions.length === 0) return;
+    if (file.source.kind === "url" && interactions.length === file.interactions.length) {
+      paths.push(file.source.url);
+      return;
+    }
     const path = join(dir, `${k}.json`);
     writeFileSync(
       path,
@@ -219,14 +234,19 @@ function mismatchSummary(mismatches: readonly PactMismatch[]): string {
  */
 function toResults(
   outcomes: readonly InteractionOutcome[],
+  origins: readonly PactOrigin[] | undefined,
   groups: readonly GuardGroup[],
   run: PactRun,
 ): CheckResult[] {
+  // Several pacts (consumers, or versions of one consumer): each id names its pact, so one
+  // description from two consumer versions makes two checks.
+  const several = severalOrigins(origins);
   const consumers = new Set(outcomes.map((o) => o.consumer ?? ""));
   const seen = new Map<string, number>();
   return outcomes.map((o, i): CheckResult => {
     const group = groups[i];
-    const qualifier = consumers.size > 1 ? o.consumer : undefined;
+    const origin = origins?.[i];
+    const qualifier = several ? origin?.label : consumers.size > 1 ? o.consumer : undefined;
     let id = pactCheckId(o.description, qualifier);
     const n = (seen.get(id) ?? 0) + 1;
     seen.set(id, n);
@@ -236,7 +256,7 @@ function toResults(
     const base = {
       id,
       kind: "pact" as const,
-      title: o.description,
+      title: several && origin ? `${o.description} (${origin.text})` : o.description,
       source: PACT_SOURCE,
       runs: { done: 1, asked: 1 },
       requests: group?.answer ? 1 : 0,
@@ -244,7 +264,15 @@ function toResults(
         ? Math.round(Math.max(group.endedAt, group.startedAt) - group.startedAt)
         : (o.durationMs ?? 0),
       warnings: [] as CheckResult["warnings"],
-      ...(o.consumer ? { consumer: { name: o.consumer } } : {}),
+      ...(o.consumer
+        ? {
+            consumer: {
+              name: o.consumer,
+              ...(origin?.versions.length ? { version: origin.versions.join(", ") } : {}),
+              ...(origin?.branches.length ? { branch: origin.branches.join(", ") } : {}),
+            },
+          }
+        : {}),
     };
     const stateFailure = group?.states.find((s) => s.failure !== undefined);
     if (stateFailure)
@@ -279,4 +307,10 @@ function toResults(
       },
     };
   });
+}
+
+/** pact-core names only the status of a refused request: say what to change. */
+function loadErrorHint(why: string, auth: BrokerAuth | undefined): string {
+  const status = /\b(40[013])\b/.exec(why)?.[1];
+  return status ? brokerRefusalHint(Number(status), auth) : "";
 }

@@ -4,6 +4,7 @@ import { cutAtCodePoint, type Exchange } from "../http/exchange.ts";
 /** What a console line shows of a sent body, and the longest curl line printed whole. */
 const BODY_SHOWN = 400;
 const CURL_SHOWN = 1500;
+
 import type { CheckResult, Failure, VerifyReport } from "../results.ts";
 
 /** Lines describing an exchange: request (Authorization redacted), response or transport error. */

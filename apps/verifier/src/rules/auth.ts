@@ -161,17 +161,21 @@ function nearMiss(right: string, envVar: string): fc.Arbitrary<Miss> {
   const longer = fc
     .string({ minLength: 1, maxLength: 8 })
     .map((x) => x.replaceAll(":", "") || "x")
-    .map((x): Miss => ({
-      value: `${right}${x}`,
-      shell: { text: `"${v}"${shq(x)}`, words: `the right one followed by ${JSON.stringify(x)}` },
-    }));
+    .map(
+      (x): Miss => ({
+        value: `${right}${x}`,
+        shell: { text: `"${v}"${shq(x)}`, words: `the right one followed by ${JSON.stringify(x)}` },
+      }),
+    );
   const misses = [other, longer];
   if (right.length > 1)
     misses.push(
-      fc.integer({ min: 0, max: right.length - 1 }).map((n): Miss => ({
-        value: right.slice(0, n),
-        shell: { text: `"\${${envVar}:0:${n}}"`, words: `the first ${n} of its characters` },
-      })),
+      fc.integer({ min: 0, max: right.length - 1 }).map(
+        (n): Miss => ({
+          value: right.slice(0, n),
+          shell: { text: `"\${${envVar}:0:${n}}"`, words: `the first ${n} of its characters` },
+        }),
+      ),
     );
   if (swapCase(right) !== right)
     misses.push(

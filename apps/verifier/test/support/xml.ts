@@ -4,7 +4,10 @@ export function assertWellFormedXml(text: string): void {
   const stack: string[] = [];
   const tag = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[\w.:-]+="[^"<]*")*)\s*(\/?)>|<|>/g;
   for (const m of body.matchAll(tag)) {
-    if (m[2] === undefined) throw new Error(`stray "${m[0]}" at ${m.index}: ${body.slice((m.index ?? 0) - 40, (m.index ?? 0) + 40)}`);
+    if (m[2] === undefined)
+      throw new Error(
+        `stray "${m[0]}" at ${m.index}: ${body.slice((m.index ?? 0) - 40, (m.index ?? 0) + 40)}`,
+      );
     if (m[4] === "/") continue;
     if (m[1] === "/") {
       const open = stack.pop();
