@@ -54,8 +54,10 @@ main().then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    if (e instanceof GeneratorError && e.code === "E_USAGE") {
-      process.stderr.write(`idp-gen: ${e.message} (see idp-gen --help)\n`);
+    // Both codes come from what was asked (a flag, or a profile whose shapes cannot be derived).
+    if (e instanceof GeneratorError) {
+      const oneLine = e.message.replace(/\s*\n\s*/g, " ");
+      process.stderr.write(`idp-gen: ${oneLine} (see idp-gen --help)\n`);
       process.exitCode = 2;
       return;
     }

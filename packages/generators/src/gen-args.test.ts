@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { strictProfile } from "@idp/contracts";
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "./errors.ts";
@@ -194,5 +195,18 @@ describe("helpText", () => {
       );
     expect(examples.length).toBeGreaterThanOrEqual(5);
     for (const argv of examples) expect(typeof parseGenArgs(argv, () => 1)).toBe("object");
+  });
+});
+
+describe("README", () => {
+  it("should show the --help that idp-gen prints", () => {
+    const dir = new URL("..", import.meta.url);
+    const { version } = JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as {
+      version: string;
+    };
+    const readme = readFileSync(new URL("README.md", dir), "utf8");
+    expect(readme).toContain(
+      `\`idp-gen --help\` prints:\n\n\`\`\`\n${helpText(version)}\n\`\`\`\n`,
+    );
   });
 });

@@ -75,7 +75,7 @@ function wholeNumber(flag: string, text: string, min: number, max = Number.MAX_S
   const n = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
   if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
   const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-  throw usage(`${flag} must be a whole number ${range} (received ${text})`);
+  throw usage(`${flag} must be a whole number ${range} (received ${text === "" ? '""' : text})`);
 }
 
 function oneOf<T>(flag: string, text: string, choices: Readonly<Record<string, T>>): T {
