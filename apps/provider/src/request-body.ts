@@ -122,13 +122,10 @@ export async function acceptBody(
       timeout: `the request body did not arrive within ${timeoutMs / 1000} s`,
     }[read.reason];
     const code = read.reason === "too-large" ? ERROR_CODES.payloadTooLarge : bodyErrorCode(status);
-    const close = read.reason === "too-large" || read.reason === "timeout";
-    return {
-      ok: false,
-      response: errorResponse(status, code, description, [description], {
-        ...(close ? { connection: "close" } : {}),
-      }),
-    };
+    // No `Connection: close`: Node would close at once, and a client still sending (a large or a
+    // dripping body) would get a TCP reset that can destroy the answer before it reads it. The
+    // server adapter drains the rest for 500 ms (at most 64 MiB), then closes: a lingering close.
+    return { ok: false, response: errorResponse(status, code, description) };
   }
   let parsed: unknown;
   let isJson = true;

@@ -1,0 +1,32 @@
+// The provider under fuzz, in its own process (so the fuzzer's own work does not delay its
+// answers): a SQLite file, provider states on, short limits so slow clients resolve quickly.
+// Prints {"port": N} on stdout once listening; logs only errors, on stderr.
+import { createProvider } from "../src/index.ts";
+
+const options = JSON.parse(process.argv[2] ?? "{}") as {
+  db: string;
+  member: string;
+  otherAppUser: string;
+  username: string;
+  password: string;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+};
+const provider = createProvider({
+  db: options.db,
+  credentials: { username: options.username, password: options.password },
+  providerStates: true,
+  seed: { loginUsers: [options.member], otherLoginAppUsers: [options.otherAppUser] },
+  limits: { headersTimeoutMs: options.headersTimeoutMs, bodyTimeoutMs: options.bodyTimeoutMs },
+  log: (entry) => {
+    if (entry.level === "error") process.stderr.write(`${JSON.stringify(entry)}\n`);
+  },
+});
+const { port } = await provider.listen({ port: 0 });
+process.stdout.write(`${JSON.stringify({ port })}\n`);
+process.on("SIGTERM", () => {
+  provider.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});
