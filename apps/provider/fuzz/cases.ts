@@ -834,7 +834,7 @@ const KINDS = [
   [6, targetCase],
   [10, headerCase],
   [5, malformedCase],
-  [2, slowCase],
+  [1, slowCase],
   [3, pipelineCase],
   [2, abortCase],
 ] as const;
