@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVER_LIMITS } from "../src/index.ts";
+import { MAX_LISTED_VIOLATIONS, SERVER_LIMITS } from "../src/index.ts";
 import {
   expectErrorBody,
   expectRawErrorBody,
@@ -312,6 +312,44 @@ describe("finding: limits not as documented (short limits here; defaults measure
     expect(answer.status).toBe(200);
     expect(answer.closed).toBe(true);
     expect(answer.raw.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+  });
+});
+
+describe("found on the way: bodies whose violations are too many to list", () => {
+  const rulesWithLabels = (key: string, labels: number) =>
+    `{"rules":{"parameters":{"excluded_words":[]},"features":{${JSON.stringify(key)}:{"classifier":{"type":"likes","categories":[],"threshold":0},"labels":[${Array(labels).fill("1").join(",")}]}}}}`;
+
+  it(`lists the first ${MAX_LISTED_VIOLATIONS} violations and counts the rest`, async () => {
+    const fields = Array(1_000).fill("1").join(",");
+    const body = `{"schema":{"name":"n","permissions":{"write_protected":false,"read_protected":false},"fields":[${fields}]}}`;
+    const error = await expectErrorBody(await s.call("POST", PATHS.createSchema, body), 422);
+    expect(error.errors).toHaveLength(MAX_LISTED_VIOLATIONS + 1);
+    expect(error.errors.at(-1)).toBe(`... and ${1_000 - MAX_LISTED_VIOLATIONS} more violations`);
+  });
+
+  it("a 100 KB feature key above 100,000 wrong labels: 422 with short messages (was 10 GB of them)", async () => {
+    const response = await s.call(
+      "PUT",
+      PATHS.clusteringRules,
+      rulesWithLabels("k".repeat(100_000), 100_000),
+    );
+    const text = await response.text();
+    expect(text.length).toBeLessThan(200_000);
+    const error = await expectErrorBody(
+      new Response(text, { status: response.status, headers: response.headers }),
+      422,
+    );
+    expect(error.error_description).toMatch(
+      /^the request body is invalid: rules\.features\.k{32}…#1\.labels\[0\]/,
+    );
+  });
+
+  it("more violations under one feature than zod can collect (its push(...issues) overflows): 422", async () => {
+    const error = await expectErrorBody(
+      await s.call("PUT", PATHS.clusteringRules, rulesWithLabels("f", 400_000)),
+      422,
+    );
+    expect(error.error_description).toContain("more wrong-typed values than can be listed");
   });
 });
 
