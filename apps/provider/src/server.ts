@@ -6,7 +6,7 @@ import {
   STATUS_CODES,
 } from "node:http";
 import type { Duplex } from "node:stream";
-import { getRequestListener, type RequestError } from "@hono/node-server";
+import { getRequestListener, RequestError } from "@hono/node-server";
 import { ERROR_CODES, type ErrorCode } from "./error-body.ts";
 import type { LogSink } from "./log.ts";
 
@@ -91,15 +91,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // HTTP/1.0 may omit Host (RFC 9112 §3.2 requires it of 1.1 only, checked below).
     hostname: "localhost",
     // The request could not become a fetch Request: Host or target is malformed (e.g. `OPTIONS *`).
+    // (It also gets what the app throws synchronously, which Hono never does: a 500 then.)
     errorHandler: (error) => {
-      const description = requestErrorDescription(error as RequestError);
+      const [status, code, description] =
+        error instanceof RequestError
+          ? [400, ERROR_CODES.invalidRequest, requestErrorDescription(error)]
+          : [500, ERROR_CODES.serverError, "the server failed to answer this request"];
       return new Response(
-        JSON.stringify({
-          error: ERROR_CODES.invalidRequest,
-          error_description: description,
-          errors: [description],
-        }),
-        { status: 400, headers: { "content-type": "application/json; charset=utf-8" } },
+        JSON.stringify({ error: code, error_description: description, errors: [description] }),
+        { status, headers: { "content-type": "application/json; charset=utf-8" } },
       );
     },
   });
