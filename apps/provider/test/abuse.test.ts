@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_LISTED_VIOLATIONS, SERVER_LIMITS } from "../src/index.ts";
+import { createProvider, MAX_LISTED_VIOLATIONS, SERVER_LIMITS } from "../src/index.ts";
 import {
   expectErrorBody,
   expectRawErrorBody,
@@ -276,6 +276,12 @@ describe("finding: limits not as documented (short limits here; defaults measure
   it("the default limits are the documented ones, checked often enough to hold within a second", () => {
     expect(SERVER_LIMITS).toMatchObject({ headersTimeoutMs: 10_000, bodyTimeoutMs: 30_000 });
     expect(SERVER_LIMITS.checkIntervalMs).toBeLessThanOrEqual(1_000);
+    expect(() =>
+      createProvider({
+        credentials: { username: "u", password: "p" },
+        limits: { bodyTimeoutMs: 0 },
+      }),
+    ).toThrow("limits.bodyTimeoutMs must be a positive integer, got 0");
   });
 
   it.each([
