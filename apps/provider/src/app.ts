@@ -1,3 +1,4 @@
+import { defaultProfile, detailedOperations } from "@idp/contracts";
 import { Hono } from "hono";
 import { type Credentials, createCredentialCheck } from "./auth.ts";
 import type { Store } from "./db.ts";
@@ -5,7 +6,7 @@ import { ERROR_CODES, errorResponse } from "./error-body.ts";
 import type { LogSink } from "./log.ts";
 import type { PushSender } from "./outbox-sender.ts";
 import { providerStateRoutes } from "./provider-states.ts";
-import { registerClusteringRulesRoutes } from "./routes/clustering-rules.ts";
+import { CLUSTERING_RULES_PATH, registerClusteringRulesRoutes } from "./routes/clustering-rules.ts";
 import { registerPushRoutes } from "./routes/push.ts";
 import { registerSchemaRoutes } from "./routes/schemas.ts";
 
@@ -15,10 +16,19 @@ export interface AppDeps {
   readonly credentials: Credentials;
   readonly providerStates: boolean;
   readonly log: LogSink;
+  /** A request body must arrive within this many ms once its headers have (0: no limit). */
+  readonly bodyTimeoutMs: number;
 }
 
 /** The HTTP application: `/v1` (authenticated first, R1) and, when enabled, Pact's state change. */
-export function createApp({ store, sender, credentials, providerStates, log }: AppDeps): Hono {
+export function createApp({
+  store,
+  sender,
+  credentials,
+  providerStates,
+  log,
+  bodyTimeoutMs,
+}: AppDeps): Hono {
   const app = new Hono();
   const checkCredentials = createCredentialCheck(credentials);
 
@@ -36,7 +46,7 @@ export function createApp({ store, sender, credentials, providerStates, log }: A
     });
   });
 
-  if (providerStates) app.route("/", providerStateRoutes(store));
+  if (providerStates) app.route("/", providerStateRoutes(store, bodyTimeoutMs));
 
   const v1 = new Hono();
   // Every /v1 request is authenticated before anything else, unknown paths included.
@@ -49,7 +59,7 @@ export function createApp({ store, sender, credentials, providerStates, log }: A
     }
     await next();
   });
-  const deps = { store, sender };
+  const deps = { store, sender, bodyTimeoutMs };
   registerSchemaRoutes(v1, deps);
   registerPushRoutes(v1, deps);
   registerClusteringRulesRoutes(v1, deps);
@@ -76,4 +86,21 @@ export function createApp({ store, sender, credentials, providerStates, log }: A
     return errorResponse(500, ERROR_CODES.serverError, "the server failed to answer this request");
   });
   return app;
+}
+
+/**
+ * The status for a body that cannot be read at all (malformed chunking, too slow), by request:
+ * the pinned "not JSON" status of the operation it was sent to (422 for clustering rules), else 400.
+ */
+export function unreadableBodyStatus(method: string, target: string): 400 | 422 {
+  let path: string;
+  try {
+    path = new URL(target, "http://localhost").pathname;
+  } catch {
+    return 400;
+  }
+  const rules = detailedOperations.updateClusteringRules;
+  return method === rules.method && path === `/v1${CLUSTERING_RULES_PATH}`
+    ? defaultProfile.statusMapping.updateClusteringRules["not-json"]
+    : 400;
 }

@@ -12,12 +12,13 @@ export interface Device {
   readonly token: string;
 }
 
+/**
+ * A stored schema. `json` is the `schema` object as the client sent it (unknown keys kept), as JSON
+ * text: reads serve it verbatim, so no read parses or re-serialises what a write stored.
+ */
 export interface StoredSchema {
   readonly name: string;
-  /** The `schema` object as the client sent it (unknown keys kept). */
-  readonly document: Record<string, unknown>;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+  readonly json: string;
 }
 
 const MIGRATIONS = [
@@ -103,6 +104,9 @@ export class Store {
 
   // Schemas (create is the detailed operation; the rest are assumed neighbours).
 
+  // Documents reach the store through acceptBody, so they nest at most JSON_BOUNDS.maxDepth (1,000)
+  // levels: JSON.stringify recurses and would throw at about 4,400.
+
   /** Creates or replaces: duplicate names are not invalid under the default profile (R4). */
   putSchema(name: string, document: Record<string, unknown>): void {
     const now = new Date().toISOString();
@@ -122,13 +126,26 @@ export class Store {
     return result.changes > 0;
   }
 
-  getSchema(name: string): StoredSchema | undefined {
-    const row = this.db.prepare("SELECT * FROM schemas WHERE name = ?").get(name);
-    return row === undefined ? undefined : toSchema(row);
+  /** The stored document of one schema, as JSON text. */
+  getSchemaJson(name: string): string | undefined {
+    const row = this.db.prepare("SELECT document FROM schemas WHERE name = ?").get(name) as
+      | { document: string }
+      | undefined;
+    return row?.document;
   }
 
-  listSchemas(): StoredSchema[] {
-    return this.db.prepare("SELECT * FROM schemas ORDER BY name").all().map(toSchema);
+  /**
+   * Up to `limit` schemas in name order, after `after` (keyset paging): a listing is read page by
+   * page, so its size is bounded by the client's patience, not by the server's memory.
+   */
+  schemaPage(after: string | undefined, limit: number): StoredSchema[] {
+    const rows =
+      after === undefined
+        ? this.db.prepare("SELECT name, document FROM schemas ORDER BY name LIMIT ?").all(limit)
+        : this.db
+            .prepare("SELECT name, document FROM schemas WHERE name > ? ORDER BY name LIMIT ?")
+            .all(after, limit);
+    return rows.map((row) => ({ name: String(row.name), json: String(row.document) }));
   }
 
   deleteSchema(name: string): boolean {
@@ -146,11 +163,12 @@ export class Store {
       .run(THIS_LOGIN_APP_ID, JSON.stringify(document), new Date().toISOString());
   }
 
-  getClusteringRules(): Record<string, unknown> | undefined {
+  /** The stored clustering rules of this login app, as JSON text. */
+  getClusteringRulesJson(): string | undefined {
     const row = this.db
       .prepare("SELECT document FROM clustering_rules WHERE login_app_id = ?")
       .get(THIS_LOGIN_APP_ID) as { document: string } | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.document) as Record<string, unknown>);
+    return row?.document;
   }
 
   // Login users and their devices.
@@ -193,13 +211,4 @@ export class Store {
         token: String(row.token),
       }));
   }
-}
-
-function toSchema(row: Record<string, unknown>): StoredSchema {
-  return {
-    name: String(row.name),
-    document: JSON.parse(String(row.document)) as Record<string, unknown>,
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-  };
 }

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   notFound: "not_found",
   methodNotAllowed: "method_not_allowed",
   payloadTooLarge: "payload_too_large",
+  headersTooLarge: "headers_too_large",
+  requestTimeout: "request_timeout",
   unknownProviderState: "unknown_provider_state",
   serverError: "server_error",
 } as const;

@@ -56,7 +56,7 @@ const invalid = (description: string) =>
  * Pact's state-change endpoint. Not authenticated (the Pact verifier sends no credentials to it),
  * which is why it exists only when the provider is started with provider states on.
  */
-export function providerStateRoutes(store: Store): Hono {
+export function providerStateRoutes(store: Store, bodyTimeoutMs = 0): Hono {
   const routes = new Hono();
   // Extension: lets a verifier check that every state in its pacts has a handler before it starts.
   routes.get(PROVIDER_STATES_PATH, () =>
@@ -65,7 +65,7 @@ export function providerStateRoutes(store: Store): Hono {
     }),
   );
   routes.post(PROVIDER_STATES_PATH, async (c) => {
-    const read = await readBodyText(c.req.raw);
+    const read = await readBodyText(c.req.raw, { timeoutMs: bodyTimeoutMs });
     let body: unknown;
     try {
       if (!read.ok) throw new Error(read.reason);

@@ -1,4 +1,4 @@
-import { createApp } from "./app.ts";
+import { createApp, unreadableBodyStatus } from "./app.ts";
 import type { Credentials } from "./auth.ts";
 import { OTHER_LOGIN_APP_ID, Store, THIS_LOGIN_APP_ID } from "./db.ts";
 import { type LogSink, stderrJsonLines } from "./log.ts";
@@ -9,7 +9,7 @@ import {
   readOutbox,
 } from "./outbox-sender.ts";
 import { PROVIDER_STATES_PATH } from "./provider-states.ts";
-import { type RunningServer, startServer } from "./server.ts";
+import { type RunningServer, SERVER_LIMITS, type ServerLimits, startServer } from "./server.ts";
 
 export interface ProviderOptions {
   /**
@@ -35,6 +35,12 @@ export interface ProviderOptions {
     /** Ids of login users of another login app (push to them answers 403). */
     otherLoginAppUsers?: readonly string[];
   };
+  /**
+   * Timeouts and header size; each one left out keeps its documented default (`SERVER_LIMITS`:
+   * headers 10 s, body 30 s, keep-alive 5 s, headers 16 KiB, checked every 250 ms). The body
+   * timeout applies in-process too.
+   */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface ListenResult {
@@ -70,6 +76,7 @@ export function createProvider(options: ProviderOptions): IdpProvider {
     );
   }
   const log: LogSink = options.log ?? stderrJsonLines;
+  const limits = checkLimits({ ...SERVER_LIMITS, ...options.limits });
   const store = new Store(options.db ?? ":memory:");
   for (const id of options.seed?.loginUsers ?? []) store.upsertLoginUser(id, THIS_LOGIN_APP_ID);
   for (const id of options.seed?.otherLoginAppUsers ?? [])
@@ -80,6 +87,7 @@ export function createProvider(options: ProviderOptions): IdpProvider {
     credentials: { username, password },
     providerStates: options.providerStates ?? false,
     log,
+    bodyTimeoutMs: limits.bodyTimeoutMs,
   });
   let server: RunningServer | undefined;
   let closed = false;
@@ -89,9 +97,14 @@ export function createProvider(options: ProviderOptions): IdpProvider {
     async listen({ port = 0, host = "127.0.0.1" } = {}) {
       if (closed) throw new Error("createProvider: listen() after close()");
       if (server !== undefined) throw new Error("createProvider: already listening");
-      server = await startServer(app.fetch, port, host, (error) =>
-        log({ level: "warn", msg: "client error", error: String(error) }),
-      );
+      server = await startServer({
+        fetch: app.fetch,
+        port,
+        host,
+        limits,
+        log,
+        unreadableBodyStatus,
+      });
       const origin = `http://${urlHost(host)}:${server.port}`;
       log({
         level: "info",
@@ -116,4 +129,15 @@ export function createProvider(options: ProviderOptions): IdpProvider {
       }
     },
   };
+}
+
+function checkLimits(limits: ServerLimits): ServerLimits {
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new TypeError(
+        `createProvider: limits.${name} must be a positive integer, got ${value}`,
+      );
+    }
+  }
+  return limits;
 }

@@ -1,4 +1,5 @@
 import {
+  type BodyClassification,
   type BodyViolation,
   classifyJsonBody,
   classifyRequestBody,
@@ -6,39 +7,77 @@ import {
   defaultProfile,
   detailedOperations,
   formatPath,
+  type JsonPath,
 } from "@idp/contracts";
 import { bodyErrorCode, ERROR_CODES, errorResponse } from "./error-body.ts";
+import {
+  inspectStructure,
+  JSON_BOUNDS,
+  type StructureProblem,
+  shortenLongKeys,
+} from "./json-bounds.ts";
 
 /** Bodies above 1 MiB are refused before they are parsed. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** A rejected body lists at most this many violations in `errors` (the last entry says how many more). */
+export const MAX_LISTED_VIOLATIONS = 100;
+/** Each listed violation is cut to this many characters. */
+const MAX_VIOLATION_LENGTH = 1000;
 
 export type BodyRead =
   | { readonly ok: true; readonly text: string }
-  | { readonly ok: false; readonly reason: "too-large" | "not-utf8" | "aborted" };
+  | { readonly ok: false; readonly reason: "too-large" | "not-utf8" | "aborted" | "timeout" };
+
+export interface BodyReadOptions {
+  /** @defaultValue BODY_LIMIT_BYTES */
+  readonly limit?: number;
+  /** The whole body must arrive within this many ms of the start of reading; 0 waits forever. */
+  readonly timeoutMs?: number;
+}
+
+const TIMED_OUT = Symbol("timed out");
 
 /** Reads a request body as UTF-8 text, stopping at `limit` bytes. Never throws on client input. */
-export async function readBodyText(request: Request, limit = BODY_LIMIT_BYTES): Promise<BodyRead> {
+export async function readBodyText(
+  request: Request,
+  { limit = BODY_LIMIT_BYTES, timeoutMs = 0 }: BodyReadOptions = {},
+): Promise<BodyRead> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return { ok: false, reason: "too-large" };
   if (request.body === null) return { ok: true, text: "" };
   const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline =
+    timeoutMs > 0
+      ? new Promise<typeof TIMED_OUT>((resolve) => {
+          timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+        })
+      : undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      return { ok: false, reason: "aborted" };
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>> | typeof TIMED_OUT;
+      try {
+        chunk = await (deadline ? Promise.race([reader.read(), deadline]) : reader.read());
+      } catch {
+        return { ok: false, reason: "aborted" };
+      }
+      if (chunk === TIMED_OUT) {
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, reason: "timeout" };
+      }
+      const { done, value } = chunk;
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, reason: "too-large" };
+      }
+      chunks.push(value);
     }
-    const { done, value } = chunk;
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return { ok: false, reason: "too-large" };
-    }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   try {
     // ignoreBOM keeps a leading BOM in the text, so the contract (not the decoder) judges it.
@@ -61,63 +100,128 @@ export type AcceptedBody =
 
 /**
  * Reads and classifies the body of a detailed operation with the default profile (conformance.md
- * §2-3). On success, `wrapped` is the wrapper object (`schema`, `data`, `rules`) exactly as sent,
- * unknown keys included, because the default profile accepts them.
+ * §2-3), within the structural bounds of `JSON_BOUNDS`. On success, `wrapped` is the wrapper object
+ * (`schema`, `data`, `rules`) exactly as parsed, unknown keys included, because the default profile
+ * accepts them.
  */
 export async function acceptBody(
   operation: DetailedOperationId,
   request: Request,
+  { timeoutMs = 0 }: { readonly timeoutMs?: number } = {},
 ): Promise<AcceptedBody> {
   const mapping = defaultProfile.statusMapping[operation];
-  const read = await readBodyText(request);
+  const read = await readBodyText(request, { timeoutMs });
   if (!read.ok) {
-    // A body we cannot read as text is "not JSON" for the pinned mapping; too large gets the same
-    // documented client error (the spec documents no 413).
+    // A body we cannot read as text is "not JSON" for the pinned mapping; too large or too slow
+    // gets the same documented client error (the spec documents no 408 or 413).
     const status = mapping["not-json"];
     const description = {
       "too-large": `the request body is larger than ${BODY_LIMIT_BYTES} bytes`,
       "not-utf8": "the request body is not valid UTF-8, so it is not JSON",
       aborted: "the request body could not be read to its end",
+      timeout: `the request body did not arrive within ${timeoutMs / 1000} s`,
     }[read.reason];
     const code = read.reason === "too-large" ? ERROR_CODES.payloadTooLarge : bodyErrorCode(status);
-    return {
-      ok: false,
-      response: errorResponse(status, code, description, [description], {
-        ...(read.reason === "too-large" ? { connection: "close" } : {}),
-      }),
-    };
+    // No `Connection: close`: Node would close at once, and a client still sending (a large or a
+    // dripping body) would get a TCP reset that can destroy the answer before it reads it. The
+    // server adapter drains the rest for 500 ms (at most 64 MiB), then closes: a lingering close.
+    return { ok: false, response: errorResponse(status, code, description) };
   }
   let parsed: unknown;
   let isJson = true;
   try {
+    // Iterative in V8: a 500,000-level array parses; depth is bounded below, after parsing.
     parsed = JSON.parse(read.text);
   } catch {
     isJson = false;
   }
-  const classification = isJson
-    ? classifyJsonBody(operation, parsed, defaultProfile)
-    : classifyRequestBody(operation, read.text, defaultProfile);
-  if (classification.outcome === "valid") {
-    const body = parsed as Record<string, unknown>;
-    const wrapperKey = detailedOperations[operation].wrapperKey;
-    return { ok: true, body, wrapped: body[wrapperKey] as Record<string, unknown> };
+  if (!isJson) {
+    const classification = classifyRequestBody(operation, read.text, defaultProfile);
+    // Text that JSON.parse refuses is never valid; were it, the object checks below would judge it.
+    if (classification.outcome !== "valid") return rejected(classification);
   }
-  // `unspecified` (e.g. a missing field under the default profile): the spec is silent, and this
-  // provider chooses to reject it with the status the pinned mapping gives that violation.
-  const status = classification.status;
-  const violations = classification.violations;
+  const structure = inspectStructure(parsed);
+  // Under a well-formed wrapper, every violation the contract check finds (wrong type, missing
+  // field) has the same pinned status; so does a body beyond the structural bounds.
+  const contentStatus = mapping["wrong-type"];
+  let classification: BodyClassification;
+  try {
+    classification = classifyJsonBody(
+      operation,
+      structure.hasLongKey ? shortenLongKeys(parsed) : parsed,
+      defaultProfile,
+    );
+  } catch (error) {
+    // zod collects a record's issues with push(...issues): past ~120,000 violations under one
+    // feature that spread overflows the stack. The wrapper was checked before zod ran.
+    if (!(error instanceof RangeError)) throw error;
+    const description =
+      "the request body is invalid: it holds more wrong-typed values than can be listed";
+    return {
+      ok: false,
+      response: errorResponse(contentStatus, bodyErrorCode(contentStatus), description),
+    };
+  }
+  if (classification.outcome !== "valid") return rejected(classification);
+  if (structure.problem !== undefined) {
+    const description = `the request body is not accepted: ${describeProblem(structure.problem)}`;
+    return {
+      ok: false,
+      response: errorResponse(contentStatus, bodyErrorCode(contentStatus), description),
+    };
+  }
+  const body = parsed as Record<string, unknown>;
+  const wrapperKey = detailedOperations[operation].wrapperKey;
+  return { ok: true, body, wrapped: body[wrapperKey] as Record<string, unknown> };
+}
+
+/**
+ * The answer to a body the contracts reject. `unspecified` (e.g. a missing field under the default
+ * profile): the spec is silent, and this provider rejects it with the status of that violation.
+ */
+function rejected(classification: Exclude<BodyClassification, { outcome: "valid" }>): {
+  ok: false;
+  response: Response;
+} {
+  const { status, violations } = classification;
   const first: BodyViolation | undefined =
     classification.outcome === "invalid" ? classification.violation : violations[0];
   const description = first
     ? `the request body is invalid: ${describe(first)}`
     : "the request body is invalid";
+  // A 1 MiB body can hold 500,000 violations (37 MB of messages): list the first ones only.
+  const listed = violations.slice(0, MAX_LISTED_VIOLATIONS).map(describe);
+  const more = violations.length - listed.length;
+  if (more > 0) listed.push(`... and ${more} more violations`);
   return {
     ok: false,
-    response: errorResponse(status, bodyErrorCode(status), description, violations.map(describe)),
+    response: errorResponse(status, bodyErrorCode(status), description, listed),
   };
 }
 
+const cut = (text: string): string =>
+  text.length > MAX_VIOLATION_LENGTH ? `${text.slice(0, MAX_VIOLATION_LENGTH - 1)}…` : text;
+
 const describe = (v: BodyViolation): string =>
-  v.message.startsWith(formatPath(v.path)) || v.path.length === 0
-    ? v.message
-    : `${formatPath(v.path)}: ${v.message}`;
+  cut(
+    v.message.startsWith(formatPath(v.path)) || v.path.length === 0
+      ? v.message
+      : `${formatPath(v.path)}: ${v.message}`,
+  );
+
+/** A path for a message: its first segments, each cut short, so the message stays one line. */
+const shortPath = (path: JsonPath): string => {
+  const shown = path
+    .slice(0, 4)
+    .map((seg) => (typeof seg === "string" && seg.length > 40 ? `${seg.slice(0, 39)}…` : seg));
+  return `${formatPath(shown)}${path.length > 4 ? "…" : ""}`;
+};
+
+function describeProblem(problem: StructureProblem): string {
+  switch (problem.kind) {
+    case "too-deep":
+      return `it nests more than ${JSON_BOUNDS.maxDepth} levels deep (at ${shortPath(problem.path)}); this provider accepts at most ${JSON_BOUNDS.maxDepth}`;
+    case "number-out-of-range":
+      return `${shortPath(problem.path)} is a number beyond the range of a 64-bit float (about ±1.8e308), which JSON.parse reads as Infinity`;
+  }
+}

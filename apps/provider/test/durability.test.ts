@@ -89,6 +89,51 @@ describe("idp-provider (the built CLI)", () => {
     }
   });
 
+  it("loses no acknowledged write when killed -9 in the middle of a stream of writes", async () => {
+    const first = await serve();
+    const acknowledged: string[] = [];
+    let killed = false;
+    // Eight writers, each creating schemas back to back, some with a deep (1,000-level) value,
+    // until the process is killed under them.
+    const writer = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const name = `stream-${w}-${i}`;
+        const body = validSchema(name) as { schema: Record<string, unknown> };
+        if (i % 3 === 0) body.schema.deep = JSON.parse(`${"[".repeat(998)}${"]".repeat(998)}`);
+        try {
+          const response = await fetch(`${first.baseUrl}${PATHS.createSchema}`, {
+            method: "POST",
+            headers: { authorization: AUTH },
+            body: JSON.stringify(body),
+          });
+          if (response.status === 201) acknowledged.push(name);
+        } catch {
+          return; // the connection died with the process: this write was never acknowledged
+        }
+      }
+    };
+    const writers = Array.from({ length: 8 }, (_, w) => writer(w));
+    while (acknowledged.length < 60) await new Promise((r) => setTimeout(r, 5));
+    first.child.kill("SIGKILL");
+    killed = true;
+    expect((await first.exited).signal).toBe("SIGKILL");
+    await Promise.all(writers);
+
+    const second = await serve();
+    try {
+      const list = await fetch(`${second.baseUrl}${PATHS.createSchema}`, {
+        headers: { authorization: AUTH },
+      });
+      const stored = new Set(
+        ((await list.json()) as { schemas: { name: string }[] }).schemas.map((x) => x.name),
+      );
+      expect(acknowledged.filter((name) => !stored.has(name))).toEqual([]);
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.exited;
+    }
+  });
+
   it("refuses to start without credentials: one line, exit 2", async () => {
     const { code, stderr } = await run(["--port", "0", "--db", ":memory:"]).exited;
     expect(code).toBe(2);

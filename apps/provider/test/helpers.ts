@@ -1,3 +1,4 @@
+import { createConnection } from "node:net";
 import { detailedOperations, ErrorBody, operationPath } from "@idp/contracts";
 import { expect } from "vitest";
 import { createProvider, type IdpProvider, type ProviderOptions } from "../src/index.ts";
@@ -104,3 +105,89 @@ export const PATHS = {
   push: (id: string) => operationPath(detailedOperations.pushToUserDevices, { id }),
   clusteringRules: operationPath(detailedOperations.updateClusteringRules),
 } as const;
+
+/** One answer read off a raw socket. */
+export interface RawAnswer {
+  /** Everything the server sent, as text. */
+  readonly raw: string;
+  /** The status of the first answer, or undefined when none came. */
+  readonly status: number | undefined;
+  /** Header names lower-cased, of the first answer. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The first answer's body (by Content-Length). */
+  readonly body: string;
+  /** ms from connecting to the server closing the connection (or to `waitMs`). */
+  readonly elapsedMs: number;
+  /** The server closed the connection. */
+  readonly closed: boolean;
+}
+
+/**
+ * Sends raw bytes over TCP (for what an HTTP client will not send: a bad Host, HTTP/1.0, CONNECT,
+ * a request line with `*`, a slow client) and collects the answer until the server closes the
+ * connection or `waitMs` passes. `drip` writes one more chunk every `dripEveryMs` until the close.
+ */
+export function rawRequest(
+  port: number,
+  bytes: string,
+  {
+    waitMs = 5_000,
+    drip,
+    dripEveryMs = 100,
+  }: { waitMs?: number; drip?: string; dripEveryMs?: number } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = createConnection(port, "127.0.0.1");
+    let raw = "";
+    let dripper: ReturnType<typeof setInterval> | undefined;
+    const finish = (closed: boolean) => {
+      clearInterval(dripper);
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ ...parseAnswer(raw), raw, elapsedMs: performance.now() - started, closed });
+    };
+    const timer = setTimeout(() => finish(false), waitMs);
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => {
+      raw += chunk;
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => finish(true));
+    socket.on("connect", () => {
+      if (bytes !== "") socket.write(Buffer.from(bytes, "latin1"));
+      if (drip !== undefined) {
+        dripper = setInterval(() => {
+          if (socket.writable) socket.write(drip);
+        }, dripEveryMs);
+      }
+    });
+  });
+}
+
+function parseAnswer(raw: string): Pick<RawAnswer, "status" | "headers" | "body"> {
+  // Skip interim answers (100 Continue).
+  let text = raw;
+  while (/^HTTP\/1\.[01] 1\d\d /.test(text)) text = text.slice(text.indexOf("\r\n\r\n") + 4);
+  const match = /^HTTP\/1\.[01] (\d{3}) /.exec(text);
+  const end = text.indexOf("\r\n\r\n");
+  if (match === null || end < 0) return { status: undefined, headers: {}, body: "" };
+  const headers: Record<string, string> = {};
+  for (const line of text.slice(0, end).split("\r\n").slice(1)) {
+    const colon = line.indexOf(":");
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = Number(headers["content-length"] ?? Number.NaN);
+  const rest = Buffer.from(text.slice(end + 4), "latin1");
+  const body = (Number.isFinite(length) ? rest.subarray(0, length) : rest).toString("utf8");
+  return { status: Number(match[1]), headers, body };
+}
+
+/** R2 on a raw answer: JSON Content-Type and `error`, `error_description`, `errors`. */
+export function expectRawErrorBody(answer: RawAnswer, status: number): ErrorBody {
+  expect({ status: answer.status, raw: answer.raw.slice(0, 300) }).toMatchObject({ status });
+  expect(answer.headers["content-type"]).toMatch(/^application\/json\b/);
+  const parsed = ErrorBody.safeParse(JSON.parse(answer.body));
+  expect(parsed.success, answer.body).toBe(true);
+  return parsed.data as ErrorBody;
+}

@@ -10,9 +10,9 @@ import { methodNotAllowed, noBody } from "./responses.ts";
 export const PUSH_PATH = "/marketing/push_notifications/login/users/:id{[^/]*}/publish";
 
 /** The detailed "Send push notification to all user devices": 401, then 400, then 404/403 (R7). */
-export function registerPushRoutes(v1: Hono, { store, sender }: RouteDeps): void {
+export function registerPushRoutes(v1: Hono, { store, sender, bodyTimeoutMs }: RouteDeps): void {
   v1.post(PUSH_PATH, async (c) => {
-    const accepted = await acceptBody("pushToUserDevices", c.req.raw);
+    const accepted = await acceptBody("pushToUserDevices", c.req.raw, { timeoutMs: bodyTimeoutMs });
     if (!accepted.ok) return accepted.response;
     const id = c.req.param("id");
     const loginApp = store.loginAppOf(id);

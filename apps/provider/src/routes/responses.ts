@@ -7,8 +7,27 @@ export const noBody = (status: 200 | 201 | 204): Response =>
 export const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/json; charset=utf-8" },
+    headers: { "content-type": JSON_TYPE },
   });
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A JSON answer whose body is already JSON text (stored documents are served verbatim). */
+export const jsonText = (status: number, text: string): Response =>
+  new Response(text, { status, headers: { "content-type": JSON_TYPE } });
+
+/** A JSON answer streamed from chunks of JSON text, pulled one at a time (a long listing). */
+export const jsonStream = (status: number, chunks: () => string | undefined): Response => {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks();
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(encoder.encode(chunk));
+    },
+  });
+  return new Response(body, { status, headers: { "content-type": JSON_TYPE } });
+};
 
 export const methodNotAllowed = (allowed: readonly string[]): Response =>
   errorResponse(
