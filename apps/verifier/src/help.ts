@@ -6,6 +6,23 @@ import { VERSION } from "./version.ts";
 const flag = (o: OptionSpec) =>
   `--${o.name}${o.short ? `, -${o.short}` : ""}${o.value ? ` ${o.value}` : ""}`;
 
+const WIDTH = 100;
+
+/** Words of `text` in lines of at most WIDTH, the first after `head`, the rest under it. */
+function wrap(head: string, text: string): string[] {
+  const lines: string[] = [];
+  let line = head;
+  for (const word of text.split(" ")) {
+    if (line.length + word.length + 1 > WIDTH && line.trim() !== "" && line.length > head.length) {
+      lines.push(line.trimEnd());
+      line = " ".repeat(head.length);
+    }
+    line += (line.length > head.length ? " " : "") + word;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
+
 /** `idp-verify --help`: every option with its default and environment, and every check id. */
 export function helpText(): string {
   const out: string[] = [
@@ -24,7 +41,10 @@ export function helpText(): string {
         o.env ? `env ${o.env.join(", ")}` : "",
       ].filter(Boolean);
       out.push(
-        `  ${flag(o).padEnd(width)}${o.description}${extra.length ? ` (${extra.join("; ")})` : ""}`,
+        ...wrap(
+          `  ${flag(o).padEnd(width)}`,
+          `${o.description}${extra.length ? ` (${extra.join("; ")})` : ""}`,
+        ),
       );
     }
     out.push("");
@@ -33,7 +53,12 @@ export function helpText(): string {
   const idWidth = Math.max(...CONFORMANCE_CHECKS.map((c) => c.id.length)) + 2;
   for (const c of CONFORMANCE_CHECKS) {
     const needs = c.needs.length ? ` [needs --provider-states-url]` : "";
-    out.push(`  ${c.id.padEnd(idWidth)}${c.rule} (${RULES[c.rule].source}): ${c.title}${needs}`);
+    out.push(
+      ...wrap(
+        `  ${c.id.padEnd(idWidth)}`,
+        `${c.rule} (${RULES[c.rule].source}): ${c.title}${needs}`,
+      ),
+    );
   }
   out.push(
     `  ${"pact.<description>".padEnd(idWidth)}each pact interaction, judged by Pact's verifier`,

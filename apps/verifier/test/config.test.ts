@@ -76,27 +76,24 @@ describe("parseConfig", () => {
       expect(url).not.toMatch(/alice|pa%40ss|st:|bu:|@/);
   });
 
-  it("reads the broker from PACT_BROKER_* and lends its credentials to pact URLs on its origin", () => {
-    const c = run(
-      [
-        "--pacts",
-        "https://broker.example/pacts/provider/p/consumer/c/latest",
-        "--pacts",
-        "https://elsewhere/p.json",
-      ],
-      {
-        PACT_BROKER_BASE_URL: "https://broker.example",
-        PACT_BROKER_USERNAME: "u",
-        PACT_BROKER_PASSWORD: "pw",
-      },
-    );
-    expect(c.broker?.auth).toEqual({ username: "u", password: "pw" });
+  it("reads the broker from PACT_BROKER_* and lends its login to pact URLs on its origin", () => {
+    const env = {
+      PACT_BROKER_BASE_URL: "https://broker.example",
+      PACT_BROKER_USERNAME: "u",
+      PACT_BROKER_PASSWORD: "pw",
+    };
+    const c = run(["--pacts", "https://broker.example/pacts/provider/p/consumer/c/latest"], env);
+    expect(c.broker).toBeUndefined(); // --pacts: no choosing on the broker
+    expect(c.pactUrlAuth).toEqual({ username: "u", password: "pw" });
     expect(c.pacts[0]).toEqual({
       kind: "url",
       url: "https://broker.example/pacts/provider/p/consumer/c/latest",
       authorization: `Basic ${Buffer.from("u:pw").toString("base64")}`,
     });
-    expect(c.pacts[1]).toEqual({ kind: "url", url: "https://elsewhere/p.json" });
+    const elsewhere = run(["--pacts", "https://elsewhere/p.json"], {
+      PACT_BROKER_BASE_URL: "https://broker.example",
+    });
+    expect(elsewhere.pacts[0]).toEqual({ kind: "url", url: "https://elsewhere/p.json" });
   });
 
   it("makes WIP pacts pending", () => {
@@ -149,7 +146,7 @@ describe("parseConfig", () => {
         "--broker-password",
         "p",
       ],
-      /either --broker-token or --broker-username/,
+      /^give either --broker-token \(PactFlow\) or --broker-username and --broker-password/,
     ],
     [["--profile", "./nope.json"], /^profile \.\/nope\.json: /, "E_PROFILE"],
   ])("refuses %j with one line naming the option", (argv, message, code = "E_CONFIG") => {

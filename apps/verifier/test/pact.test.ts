@@ -75,9 +75,9 @@ describe("pact verification", () => {
     expect(run.stderr).toMatch(/E_CONFIG: unknown check id "pact.no such interaction"/);
   });
 
-  it("is exit 2 when the broker cannot be read", async () => {
+  it("is exit 2, before the first request to the provider, when the broker cannot be read", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS });
-    const run = await verifyReport(
+    const run = await runVerify(
       against(provider, [
         "--broker-url",
         "http://127.0.0.1:9",
@@ -88,8 +88,11 @@ describe("pact verification", () => {
         "--enable-pending",
       ]),
     );
-    expect(run.report?.checks[0]?.reason).toMatch(/^Pact's verifier could not/);
+    expect(run.stderr).toMatch(
+      /^idp-verify: E_PACT_UNREADABLE: cannot reach the Pact Broker at http:\/\/127\.0\.0\.1:9: ECONNREFUSED/,
+    );
     expect(run.code).toBe(2);
+    expect(provider.requests.count).toBe(0);
   });
 });
 

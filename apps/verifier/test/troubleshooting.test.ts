@@ -39,9 +39,7 @@ describe("docs/troubleshooting.md", () => {
   });
 
   it("should explain the per-request codes idp-verify puts in reports", () => {
-    for (const code of codesIn("apps/verifier/src/client.ts").concat(
-      codesIn("apps/verifier/src/checks.ts"),
-    ))
+    for (const code of codesIn("apps/verifier/src/http/client.ts"))
       expect(rowOf(code), code).toBeDefined();
   });
 
