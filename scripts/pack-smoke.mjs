@@ -134,7 +134,7 @@ try {
   // 3. The bins.
   const help = npx(["idp-verify", "--help"]);
   step(
-    help.status === 0 && help.stdout.startsWith("Usage: idp-verify"),
+    help.status === 0 && /^idp-verify \d+\.\d+\.\d+: /.test(help.stdout) && help.stdout.includes("Usage: idp-verify"),
     "idp-verify --help",
     help.status === 0 ? "" : `exit ${help.status}: ${tail(help)}`,
   );
@@ -218,7 +218,7 @@ try {
   const verdict =
     verify.stdout.split("\n").find((l) => /^(PASSED|FAILED|COULD NOT VERIFY)/.test(l)) ?? "";
   step(
-    verify.status === 0 && verdict.startsWith("PASSED") && /✓ pact\./.test(verify.stdout),
+    verify.status === 0 && verdict.startsWith("PASSED") && /^✓ pact\./m.test(verify.stderr),
     "idp-verify --provider-url <reference provider> (pacts from ./pacts + conformance checks)",
     `${secs(verify.ms)}, exit ${verify.status}: ${verdict || tail(verify)}`,
   );

@@ -7,7 +7,7 @@ import {
 } from "@idp/contracts";
 import { validBodyArb } from "@idp/generators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JSON_BOUNDS } from "../src/index.ts";
+import { BODY_LIMIT_BYTES, JSON_BOUNDS } from "../src/index.ts";
 import {
   expectErrorBody,
   PATHS,
@@ -86,10 +86,15 @@ describe.each(DETAILED_OPERATION_IDS)("%s", (id) => {
       const text = splice(body, value);
       // Oracle: the depth as built (body object, wrapper object, then the value) and the literal.
       const depth = Math.max(depthOf(generated), 2 + value.depth);
-      const accepted = depth <= JSON_BOUNDS.maxDepth && !value.outOfRange;
+      // Escapes make text longer than the value it holds (a lone surrogate is 6 bytes as \udXXX).
+      const tooLarge = Buffer.byteLength(text) > BODY_LIMIT_BYTES;
+      const accepted = depth <= JSON_BOUNDS.maxDepth && !value.outOfRange && !tooLarge;
 
       const response = await s.call(op.method, pathOf(id), text);
-      if (accepted) {
+      if (tooLarge) {
+        const error = await expectErrorBody(response, defaultProfile.statusMapping[id]["not-json"]);
+        expect(error.error).toBe("payload_too_large");
+      } else if (accepted) {
         expect({ status: response.status, text: await response.text() }).toEqual({
           status: op.successStatus,
           text: "",

@@ -13,6 +13,7 @@ export {
   formatPath,
   type JsonPath,
 } from "./classify-body.ts";
+export { didYouMean } from "./did-you-mean.ts";
 export {
   describeErrorsItems,
   ERRORS_ITEM_KINDS,
@@ -22,7 +23,6 @@ export {
   type ProfileErrorBody,
   SPEC_ERRORS_ITEMS,
 } from "./error-items.ts";
-export { didYouMean } from "./did-you-mean.ts";
 export { AUTHENTICATION_FAILED } from "./errors.ts";
 export {
   authRejectionProblem,

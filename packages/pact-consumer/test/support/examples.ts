@@ -25,7 +25,7 @@ const VALID = { maxLength: 2 } as const;
  */
 export const EXAMPLE_SEEDS = {
   createSchema: 3,
-  pushToUserDevices: 4,
+  pushToUserDevices: 5,
   updateClusteringRules: 1,
   invalid: {
     createSchema: { 400: 2, 422: 3 },
