@@ -134,7 +134,9 @@ try {
   // 3. The bins.
   const help = npx(["idp-verify", "--help"]);
   step(
-    help.status === 0 && /^idp-verify \d+\.\d+\.\d+: /.test(help.stdout) && help.stdout.includes("Usage: idp-verify"),
+    help.status === 0 &&
+      /^idp-verify \d+\.\d+\.\d+: /.test(help.stdout) &&
+      help.stdout.includes("Usage: idp-verify"),
     "idp-verify --help",
     help.status === 0 ? "" : `exit ${help.status}: ${tail(help)}`,
   );
