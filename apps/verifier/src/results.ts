@@ -116,6 +116,8 @@ export interface VerifyReport {
   readonly leftOut: readonly LeftOut[];
   /** operation -> status -> count, over every request sent. */
   readonly grid: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** The statuses each operation documents under the run's profile (R3; the grid marks the rest). */
+  readonly documentedStatuses: Readonly<Record<string, readonly number[]>>;
   readonly requests: { readonly sent: number; readonly answered: number };
   /** Set when the provider stopped answering and the run ended early. */
   readonly providerStopped?: string;

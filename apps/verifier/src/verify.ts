@@ -24,6 +24,12 @@ export interface VerifyIo {
   readonly progress?: (line: string) => void;
   /** Each check's result as soon as it is final. */
   readonly onResult?: (result: CheckResult) => void;
+  /**
+   * Once the checks start: how many conformance runs and pact interactions the run asks for; then
+   * after each case judged (a conformance run, or a pact interaction's result). For a progress bar.
+   */
+  readonly onPlan?: (total: { readonly runs: number; readonly pacts: number }) => void;
+  readonly onCaseDone?: (checkId: string) => void;
 }
 
 /**
@@ -132,7 +138,12 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       deadline,
       maxDurationText: `${Math.round(config.maxDurationMs / 1000)} s`,
       replayCommand: (id) => replayCommand(config, id),
+      ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}),
     };
+    io.onPlan?.({
+      runs: plan.checks.length * config.runs,
+      pacts: config.broker ? 0 : plan.pactIds.length,
+    });
 
     // Results stream as checks finish; the rules judged on every answer (R2, R3, R6, R8) wait for
     // the whole run, since any later answer may break them (in a sharded run, everything waits).
@@ -159,7 +170,11 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
           timeoutMs: config.timeoutMs,
           deadline,
         }).then((rs) => {
-          for (const r of rs) config.shard ? held.push(r) : emit(r);
+          for (const r of rs) {
+            io.onCaseDone?.(r.id);
+            if (config.shard) held.push(r);
+            else emit(r);
+          }
         })
       : Promise.resolve();
     const conformance = Promise.all(
@@ -226,6 +241,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       findings: findingsOf(ordered),
       leftOut: plan.leftOut,
       grid,
+      documentedStatuses: config.profile.documentedStatuses,
       requests: { sent: client.sent, answered: client.answered },
       ...(client.stoppedReason ? { providerStopped: client.stoppedReason } : {}),
       warnings: secrets.warnings(),

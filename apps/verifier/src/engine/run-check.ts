@@ -27,6 +27,8 @@ export interface EngineContext {
   readonly maxDurationText: string;
   /** How to re-run one check with the same seed. */
   readonly replayCommand: (checkId: string) => string;
+  /** Told each time a case of a check has been judged (live progress). */
+  readonly onCaseDone?: (checkId: string) => void;
 }
 
 interface Outcome {
@@ -156,6 +158,7 @@ export async function runCheck(
           run.done++;
           if (o.verdict?.ok && o.verdict.warning) run.warn(o.verdict.warning, o.answer);
         }
+        e.onCaseDone?.(def.info.id);
       })
       .catch((error: unknown) => {
         crash ??= error;

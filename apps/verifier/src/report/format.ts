@@ -80,11 +80,13 @@ export interface Grid {
   }[];
 }
 
-/** The (operation x status) grid: every documented status, plus any other status seen. */
+/** The (operation x status) grid: every status the profile documents, plus any other status seen. */
 export function statusGrid(report: VerifyReport): Grid {
+  const documented = (op: string) =>
+    report.documentedStatuses[op] ??
+    detailedOperations[op as keyof typeof detailedOperations].documentedStatuses;
   const statuses = new Set<string>();
-  for (const op of DETAILED_OPERATION_IDS)
-    for (const s of detailedOperations[op].documentedStatuses) statuses.add(String(s));
+  for (const op of DETAILED_OPERATION_IDS) for (const s of documented(op)) statuses.add(String(s));
   for (const row of Object.values(report.grid)) for (const s of Object.keys(row)) statuses.add(s);
   const columns = [...statuses].sort((a, b) => Number(a) - Number(b));
   return {
@@ -93,7 +95,7 @@ export function statusGrid(report: VerifyReport): Grid {
       operation: op,
       cells: columns.map((s) => ({
         count: report.grid[op]?.[s] ?? 0,
-        documented: detailedOperations[op].documentedStatuses.includes(Number(s)),
+        documented: documented(op).includes(Number(s)),
       })),
     })),
   };
