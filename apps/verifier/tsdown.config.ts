@@ -1,8 +1,14 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  // The pact worker runs Pact's verifier in a child process; pact/host.ts finds it next to itself.
-  entry: { index: "src/index.ts", cli: "src/cli.ts", "pact-worker": "src/pact/worker.ts" },
+  // The pact worker runs Pact's verifier in a child process (pact/host.ts finds it next to itself);
+  // the conformance worker runs checks in worker threads (engine/conformance.ts finds it).
+  entry: {
+    index: "src/index.ts",
+    cli: "src/cli.ts",
+    "pact-worker": "src/pact/worker.ts",
+    "conformance-worker": "src/engine/worker.ts",
+  },
   format: "esm",
   platform: "node",
   target: "node22",

@@ -23,8 +23,13 @@ export interface Failure {
   readonly curl?: string;
   /** A curl command that sets up the provider state the request needs (run it first). */
   readonly setup?: string;
-  /** fast-check seed and path of the (shrunk) counterexample, and how often it shrank. */
+  /**
+   * The run's seed (`--seed`, what the replay command repeats), this check's fast-check seed (the
+   * run's mixed with the check id) and the path of the (shrunk) counterexample under it, and how
+   * often it shrank: `fc.check(property, { seed: checkSeed, path })` replays it in fast-check.
+   */
   readonly seed?: number;
+  readonly checkSeed?: number;
   readonly counterexamplePath?: string;
   readonly shrinks?: number;
   /** What the failing body is (a violation, a stress kind). */

@@ -38,13 +38,24 @@ export class Secrets {
     this.add(base64(`${username}:${password}`), what);
   }
 
-  /** Removes every registered value from provider-controlled text. */
-  scrub(text: string): string {
-    if (this.#ordered.length === 0) return text;
+  /**
+   * Removes every registered value from provider-controlled text, and `extra` values (those one
+   * request sent: its own Authorization token and what it decodes to, which a made-up wrong
+   * credential may share a part of the real one with).
+   */
+  scrub(text: string, extra: readonly string[] = []): string {
     let out = text;
+    for (const value of extra)
+      if (value.length >= MIN_SCRUBBABLE_LENGTH && out.includes(value))
+        out = out.split(value).join(REDACTED);
     for (const value of this.#ordered)
       if (out.includes(value)) out = out.split(value).join(REDACTED);
     return out;
+  }
+
+  /** The values to scrub (for a worker thread's own registry). */
+  values(): string[] {
+    return [...this.#values];
   }
 
   /** Scrubs every string inside a parsed JSON value (keys included), leaving its structure whole. */
@@ -71,6 +82,22 @@ export class Secrets {
 }
 
 export const base64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");
+
+/**
+ * The credential parts of one Authorization value: the token after the scheme and, when it is
+ * base64, what it decodes to and the password in it (longest first). What an echoing provider could send back of it.
+ */
+export function credentialParts(authorization: string | undefined): string[] {
+  if (!authorization) return [];
+  const token = authorization.slice(authorization.indexOf(" ") + 1).trim();
+  const decoded = /^[A-Za-z0-9+/]+={0,2}$/.test(token)
+    ? Buffer.from(token, "base64").toString("utf8")
+    : "";
+  // After the first colon is the password (a made-up wrong one may hold part of the real one).
+  const colon = decoded.indexOf(":");
+  const password = colon >= 0 ? decoded.slice(colon + 1) : "";
+  return [token, decoded, password].filter((v) => v !== "").sort((a, b) => b.length - a.length);
+}
 
 /** An Authorization value as recorded: its scheme, never its credentials. */
 export function redactAuthorization(value: string): string {

@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import { detailedOperations, operationPath } from "@idp/contracts";
 import type { Config } from "./config/parse.ts";
 import { startEmbeddedProvider } from "./embedded.ts";
-import { Budget } from "./engine/budget.ts";
-import { type EngineContext, runCheck } from "./engine/run-check.ts";
+import { type ConformanceSetup, defaultThreads, runConformance } from "./engine/conformance.ts";
 import { ProviderStates } from "./engine/states.ts";
 import { VerifyError } from "./errors.ts";
 import { Client } from "./http/client.ts";
@@ -14,8 +13,8 @@ import { verifyPacts } from "./pact/verify-pacts.ts";
 import { makePlan, selects } from "./plan.ts";
 import { findingsOf } from "./report/findings.ts";
 import { type CheckResult, exitCodeOf, type VerifyReport } from "./results.ts";
-import { CHECKS, OBSERVED_CHECKS, observeRules, withObservations } from "./rules/index.ts";
-import type { Credentials, RuleContext } from "./rules/types.ts";
+import { CHECKS, OBSERVED_CHECKS, withObservations } from "./rules/index.ts";
+import type { Credentials } from "./rules/types.ts";
 import { Secrets } from "./secrets.ts";
 import { VERSION } from "./version.ts";
 
@@ -115,30 +114,36 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       `verifying ${providerUrl}${embedded ? " (embedded reference provider)" : ""}: seed ${config.seed}, ${config.runs} runs per check, profile ${config.profile.name}`,
     );
 
-    const base = new URL(providerUrl);
-    let schemaNames = 0;
-    const ctx: RuleContext = {
-      origin: base.origin,
-      basePath: base.pathname.replace(/\/+$/, ""),
+    const setup: ConformanceSetup = {
+      providerUrl,
       credentials,
-      profile: config.profile,
-      secrets,
-      statesAvailable: states !== undefined,
-      runId,
-      freshSchemaName: () => `idpv-${runId}-${++schemaNames}`,
-    };
-    const observations = observeRules(client, config.profile);
-    const engine: EngineContext = {
-      client,
-      budget: new Budget(config.concurrency),
-      ...(states ? { states } : {}),
-      rules: ctx,
+      ...(statesUrl
+        ? {
+            states: {
+              url: statesUrl,
+              ...(config.providerStates?.authorization
+                ? { authorization: config.providerStates.authorization }
+                : {}),
+            },
+          }
+        : {}),
+      profileArg: config.profileArg,
+      cwd: config.cwd,
+      secretValues: secrets.values(),
       seed: config.seed,
       runs: config.runs,
-      deadline,
+      timeoutMs: config.timeoutMs,
+      concurrency: config.concurrency,
+      maxConsecutiveTransportFailures: config.maxConsecutiveTransportFailures,
+      deadlineEpochMs: Date.now() + (deadline - performance.now()),
       maxDurationText: `${Math.round(config.maxDurationMs / 1000)} s`,
-      replayCommand: (id) => replayCommand(config, id),
-      ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}),
+      runId,
+      replay: {
+        ...(config.providerUrl ? { providerUrl: config.providerUrl } : {}),
+        ...(config.providerStates ? { statesUrl: config.providerStates.url } : {}),
+        profileArg: config.profileArg,
+      },
+      threads: config.threads ?? defaultThreads(plan.checks.length),
     };
     io.onPlan?.({
       runs: plan.checks.length * config.runs,
@@ -169,6 +174,8 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
           secrets,
           timeoutMs: config.timeoutMs,
           deadline,
+          threads: config.threads ?? defaultThreads(Number.POSITIVE_INFINITY),
+          progress,
         }).then((rs) => {
           for (const r of rs) {
             io.onCaseDone?.(r.id);
@@ -177,10 +184,14 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
           }
         })
       : Promise.resolve();
-    const conformance = Promise.all(
-      plan.checks.map((def) => runCheck(def, engine, CHECKS.indexOf(def)).then(hold)),
+    const conformance = runConformance(
+      plan.checks,
+      setup,
+      { onResult: hold, ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}) },
+      config.profile,
     );
-    await Promise.all([pacts, conformance]);
+    const [, outcome] = await Promise.all([pacts, conformance]);
+    const observations = outcome.observations;
     const selectedIds = new Set(plan.checks.map((c) => c.info.id));
     const foreign = new Set(
       [...OBSERVED_CHECKS].filter(
@@ -213,7 +224,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     }
     const exitCode = exitCodeOf(ordered);
     const grid: Record<string, Record<string, number>> = {};
-    for (const [op, row] of client.tally)
+    for (const [op, row] of outcome.tally)
       grid[op] = Object.fromEntries(
         [...row].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]),
       );
@@ -242,8 +253,10 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       leftOut: plan.leftOut,
       grid,
       documentedStatuses: config.profile.documentedStatuses,
-      requests: { sent: client.sent, answered: client.answered },
-      ...(client.stoppedReason ? { providerStopped: client.stoppedReason } : {}),
+      requests: { sent: client.sent + outcome.sent, answered: client.answered + outcome.answered },
+      ...(client.stoppedReason || outcome.stoppedReason
+        ? { providerStopped: (client.stoppedReason ?? outcome.stoppedReason) as string }
+        : {}),
       warnings: secrets.warnings(),
       summary,
       verdict: exitCode === 0 ? "passed" : exitCode === 1 ? "failed" : "could-not-verify",
@@ -311,13 +324,4 @@ async function preflight(client: Client, providerUrl: string): Promise<void> {
       "E_PROVIDER_NOT_FOUND",
       `the provider at ${providerUrl} answers 404 to all three operations: is /v1 the end of the base address? (e.g. --provider-url http://host:8080/v1)`,
     );
-}
-
-function replayCommand(config: Config, id: string): string {
-  const parts = ["idp-verify"];
-  if (config.providerUrl) parts.push("--provider-url", config.providerUrl);
-  if (config.providerStates) parts.push("--provider-states-url", config.providerStates.url);
-  if (config.profileArg !== "default") parts.push("--profile", config.profileArg);
-  parts.push("--checks", id, "--seed", String(config.seed), "--runs", String(config.runs));
-  return parts.join(" ");
 }

@@ -10,10 +10,16 @@ afterEach(async () => {
   provider = undefined;
 });
 
-async function failureOf(fault: Fault, check: string, concurrency: number, seed: number) {
+async function failureOf(
+  fault: Fault,
+  check: string,
+  concurrency: number,
+  seed: number,
+  selection: readonly string[] = ["--checks", check],
+) {
   provider = await startHandProvider({ credentials: CREDENTIALS, faults: [fault] });
   const run = await verifyReport(
-    against(provider, ["--checks", check, "--concurrency", String(concurrency)], {
+    against(provider, [...selection, "--concurrency", String(concurrency)], {
       runs: 200,
       seed,
     }),
@@ -25,6 +31,7 @@ async function failureOf(fault: Fault, check: string, concurrency: number, seed:
     path: f?.counterexamplePath,
     shrinks: f?.shrinks,
     seed: f?.seed,
+    checkSeed: f?.checkSeed,
     body: f?.exchange?.request.body,
     message: f?.message,
     replay: f?.replay?.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT"),
@@ -48,4 +55,20 @@ describe("the engine", () => {
       expect(one.replay).toContain(`--checks ${check} --seed ${seed} --runs 200`);
     },
   );
+
+  it("reports in a whole run, over two threads, the failure its replay command reports alone", async () => {
+    const check = "R4.valid-accepted.createSchema";
+    const whole = await failureOf("crash-on-empty-name", check, 16, 21, ["--threads", "2"]);
+    expect(whole.path).toMatch(/^\d+(:\d+)*$/);
+    expect(whole.seed).toBe(21);
+    expect(whole.checkSeed).not.toBe(21);
+    const args = whole.replay?.split(" ") ?? [];
+    const replayed = await failureOf("crash-on-empty-name", check, 16, 21, [
+      "--checks",
+      args[args.indexOf("--checks") + 1] as string,
+      "--threads",
+      "1",
+    ]);
+    expect(replayed).toEqual(whole);
+  });
 });

@@ -1,10 +1,14 @@
 // Pact's own verifier judges the pacts; idp-verify runs it behind its guard (placeholder credential
 // swapped, body cap, exchanges recorded) and reads its verdict.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PACT_PLACEHOLDER_AUTHORIZATION, PACT_WRONG_AUTHORIZATION } from "@idp/contracts";
 import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
 import { afterEach, describe, expect, it } from "vitest";
 import { pactVerdictProblem } from "../src/pact/ffi-results.ts";
+import { pactCopies } from "./support/pact-copies.ts";
 import {
   against,
   CREDENTIAL_TOKEN,
@@ -64,6 +68,45 @@ describe("pact verification", () => {
     );
     expect(f?.exchange?.result).toMatchObject({ status: 200 });
     expect(run.code).toBe(1);
+  });
+
+  it("splits many interactions among instances of Pact's verifier, with the results of one", async () => {
+    // 48 interactions: four consumers' copies, each with its own login user ids.
+    const fixture = JSON.parse(
+      readFileSync(join(PACTS, "idp-fixture-consumer-idp-service.json"), "utf8"),
+    ) as { interactions: unknown[] };
+    const dir = mkdtempSync(join(tmpdir(), "idp-pact-copies-"));
+    const file = join(dir, "copies.json");
+    writeFileSync(file, JSON.stringify(pactCopies(fixture, 4)));
+    try {
+      const runs = [];
+      for (const threads of ["1", "2"]) {
+        // auth-ignored: the 401 interactions fail, in whichever instance they ran.
+        provider = await startHandProvider({ credentials: CREDENTIALS, faults: ["auth-ignored"] });
+        runs.push(
+          await verifyReport(
+            against(provider, ["--pacts", file, "--checks", "pact", "--threads", threads]),
+          ),
+        );
+        await provider.close();
+        provider = undefined;
+      }
+      const [one, two] = runs;
+      expect(one?.stderr).not.toMatch(/instances of Pact's verifier/);
+      expect(two?.stderr).toMatch(
+        /^pact: 48 interactions in 2 instances of Pact's verifier at once \(24 \+ 24;/m,
+      );
+      const outcome = (r: typeof one) => r?.report?.checks.map((c) => [c.id, c.status]);
+      expect(outcome(two)).toEqual(outcome(one));
+      expect(outcome(two)).toHaveLength(48);
+      expect(failedIds(two?.report)).toHaveLength(12);
+      expect(failedIds(two?.report).every((id) => id.includes(": 401 for wrong credentials"))).toBe(
+        true,
+      );
+      expect(two?.code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is exit 2 when --checks names a pact interaction that does not exist", async () => {

@@ -1,6 +1,12 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { REDACTED, redactAuthorization, Secrets, splitUserInfo } from "../src/secrets.ts";
+import {
+  credentialParts,
+  REDACTED,
+  redactAuthorization,
+  Secrets,
+  splitUserInfo,
+} from "../src/secrets.ts";
 
 describe("Secrets", () => {
   it("scrubs the password, user:password and its base64 from provider text", () => {
@@ -10,6 +16,17 @@ describe("Secrets", () => {
     expect(s.scrub(`got Basic ${token} for user:hunter22 (hunter22)`)).toBe(
       `got Basic ${REDACTED} for ${REDACTED} (${REDACTED})`,
     );
+  });
+
+  it("scrubs what one request sent: a near-miss password, its user:password and token", () => {
+    const s = new Secrets();
+    s.addBasic("user", "hunter22", "password");
+    // The first 7 characters of the real password, as the wrong-password near miss sends them.
+    const header = `Basic ${Buffer.from("user:hunter2").toString("base64")}`;
+    const parts = credentialParts(header);
+    const echoed = `bad password hunter2 for user:hunter2, ${header.slice(6)}`;
+    expect(s.scrub(echoed)).toContain("hunter2");
+    expect(s.scrub(echoed, parts)).toBe(`bad password ${REDACTED} for ${REDACTED}, ${REDACTED}`);
   });
 
   it("never scrubs a value too short to cut out safely, and says so once", () => {

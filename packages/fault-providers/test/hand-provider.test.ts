@@ -325,6 +325,13 @@ describe("provider states (§4)", () => {
     ).toBe(200);
   });
 
+  it("answers 200 to the empty state Pact's verifiers send for a stateless interaction", async () => {
+    const users = p.data.users.size;
+    for (const action of ["setup", "teardown"] as const)
+      expect((await setState(p.statesUrl, "", {}, action)).status).toBe(200);
+    expect(p.data.users.size).toBe(users);
+  });
+
   it("takes a request without action as setup (Pact's older protocol)", async () => {
     const res = await fetch(p.statesUrl, {
       method: "POST",

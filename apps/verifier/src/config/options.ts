@@ -199,6 +199,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: "requests in flight at once, shared by every check [extension]",
   },
   {
+    name: "threads",
+    type: "string",
+    value: "N",
+    group: "checks",
+    defaultText: "one per core, at most 4",
+    description:
+      "worker threads for the conformance checks; also instances of Pact's verifier at once (20+ interactions each) [extension]",
+  },
+  {
     name: "shard",
     type: "string",
     value: "i/n",

@@ -62,6 +62,8 @@ export interface Config {
   readonly timeoutMs: number;
   readonly maxDurationMs: number;
   readonly concurrency: number;
+  /** Worker threads for the conformance checks; absent: one per core, at most 4. */
+  readonly threads?: number;
   /** Transport failures in a row after which the provider counts as stopped. */
   readonly maxConsecutiveTransportFailures: number;
   readonly reports: readonly { readonly format: ReportFormat; readonly path: string }[];
@@ -463,6 +465,9 @@ export function parseConfig(
       values.concurrency === undefined
         ? 16
         : parseOrFail(wholeNumber("--concurrency", 1, 256), values.concurrency),
+    ...(values.threads === undefined
+      ? {}
+      : { threads: parseOrFail(wholeNumber("--threads", 1, 16), values.threads) }),
     maxConsecutiveTransportFailures: 5,
     reports: ((values.report as string[] | undefined) ?? []).map((r) =>
       parseOrFail(reportSchema, r),

@@ -8,10 +8,9 @@ import type { Case, CheckDef, RuleContext, Verdict } from "../rules/types.ts";
 import type { Batch, Batches } from "./batches.ts";
 import { Batches as BatchesOf } from "./batches.ts";
 import type { Budget } from "./budget.ts";
+import { casesOf, checkSeed } from "./cases.ts";
 import type { ProviderStates } from "./states.ts";
 
-/** Cases generated ahead per check: few, since a stressed body may be up to 1 MiB. */
-const CHUNK = 8;
 /** Cases per provider-state batch. */
 const BATCH_SIZE = 64;
 
@@ -121,7 +120,9 @@ export async function runCheck(
   let timedOut = false;
   let crash: unknown;
   const inflight = new Set<Promise<void>>();
-  let chunk: Case[] = [];
+  // Cases are generated one at a time, as they are dispatched: only those in flight exist.
+  const seed = checkSeed(e.seed, def.info.id);
+  const cases = casesOf(run.arb, seed);
   let next = 0;
   const stop = () =>
     first !== undefined || stateFailure !== undefined || notRun || crash !== undefined;
@@ -137,13 +138,7 @@ export async function runCheck(
       e.budget.release();
       break;
     }
-    if (chunk.length === 0)
-      chunk = fc.sample(run.arb, {
-        seed: e.seed,
-        path: String(next),
-        numRuns: Math.min(CHUNK, e.runs - next),
-      });
-    const c = chunk.shift() as Case;
+    const c = cases.next().value;
     const index = next++;
     const batch = run.batches?.enter(index);
     const p: Promise<void> = run
@@ -190,7 +185,10 @@ export async function runCheck(
   });
 
   if (first)
-    return finish({ status: "failed", failure: await shrink(run, first.index, first.outcome) });
+    return finish({
+      status: "failed",
+      failure: await shrink(run, seed, first.index, first.outcome),
+    });
   if (crash !== undefined)
     return finish({
       status: "error",
@@ -212,7 +210,12 @@ export async function runCheck(
 }
 
 /** Shrinks the first failing case sequentially, exactly as `fc.check` with that seed would. */
-async function shrink(run: CheckRun, index: number, original: Outcome): Promise<Failure> {
+async function shrink(
+  run: CheckRun,
+  seed: number,
+  index: number,
+  original: Outcome,
+): Promise<Failure> {
   const { e } = run;
   let last = original;
   let note: string | undefined;
@@ -237,7 +240,7 @@ async function shrink(run: CheckRun, index: number, original: Outcome): Promise<
     });
     last = { ...original, verdict: { ok: true } };
     const details = await fc.check(property, {
-      seed: e.seed,
+      seed,
       path: String(index),
       numRuns: 1,
       interruptAfterTimeLimit: Math.max(1_000, e.deadline - performance.now()),
@@ -279,6 +282,7 @@ async function shrink(run: CheckRun, index: number, original: Outcome): Promise<
       : {}),
     body: last.case.body.note,
     seed: e.seed,
+    checkSeed: seed,
     counterexamplePath: path,
     shrinks,
     replay: e.replayCommand(run.def.info.id),

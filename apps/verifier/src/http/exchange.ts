@@ -1,5 +1,5 @@
 import type { DetailedOperationId } from "@idp/contracts";
-import { redactHeaders, type Secrets } from "../secrets.ts";
+import { credentialParts, redactHeaders, type Secrets } from "../secrets.ts";
 import type { HttpResult } from "./send.ts";
 
 /** How many bytes of an answer's body a record keeps. */
@@ -85,18 +85,20 @@ export function recordExchange(req: OutgoingRequest, raw: HttpResult, secrets: S
         ? { body: body.slice(0, REQUEST_BODY_KEEP_CHARS), bodyBytes: bytes, bodyTruncated: true }
         : { body, bodyBytes: bytes }),
   };
+  const sent = credentialParts(req.headers.authorization);
+  const scrub = (t: string) => secrets.scrub(t, sent);
   let result: RecordedResult;
   if (raw.kind === "response") {
-    const text = secrets.scrub(raw.body.toString("utf8"));
+    const text = scrub(raw.body.toString("utf8"));
     const preview = cutAtCodePoint(text, BODY_PREVIEW_BYTES);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(raw.headers))
-      headers[name] = secrets.scrub(headerText(value));
+      headers[name] = scrub(headerText(value));
     result = {
       kind: "response",
       status: raw.status,
       headers,
-      ...(raw.contentType !== undefined ? { contentType: secrets.scrub(raw.contentType) } : {}),
+      ...(raw.contentType !== undefined ? { contentType: scrub(raw.contentType) } : {}),
       bodyBytes: raw.body.length,
       bodyPreview: preview,
       truncated: raw.truncated,
@@ -106,7 +108,7 @@ export function recordExchange(req: OutgoingRequest, raw: HttpResult, secrets: S
     result = {
       kind: "transport-error",
       code: raw.code,
-      message: secrets.scrub(raw.message),
+      message: scrub(raw.message),
       durationMs: raw.durationMs,
     };
   return { ...(req.operation ? { operation: req.operation } : {}), request, result };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACT_PLACEHOLDER_AUTHORIZATION } from "@idp/contracts";
@@ -17,6 +17,7 @@ import { type GuardGroup, PactGuard } from "./guard.ts";
 import { runPactWorker } from "./host.ts";
 import { PACT_PREFIX, pactCheckId } from "./ids.ts";
 import { type PactOrigin, pactOrigins, severalOrigins } from "./origins.ts";
+import { instanceCount, partitionByStates } from "./partition.ts";
 
 export interface PactRun {
   /** The pacts read up front (empty when they come from a broker). */
@@ -36,24 +37,160 @@ export interface PactRun {
   readonly timeoutMs: number;
   /** performance.now() by which Pact's verifier must have finished. */
   readonly deadline: number;
+  /** Instances of Pact's verifier that may run at once. */
+  readonly threads: number;
+  /** Progress lines (stderr). */
+  readonly progress?: (line: string) => void;
 }
 
 const PACT_SOURCE = { source: "pact", ref: "the consumer's pact" } as const;
+
+/** One instance of Pact's verifier over a part of the interactions, as it came back. */
+type InstanceOutcome =
+  | { readonly error: CheckResult }
+  | {
+      readonly wanted: readonly Wanted[];
+      readonly outcomes: readonly InteractionOutcome[];
+      readonly origins: readonly PactOrigin[] | undefined;
+      readonly groups: readonly GuardGroup[];
+      readonly verdict?: string;
+      readonly log: string;
+    };
+
+interface Wanted {
+  readonly file: PactFile;
+  readonly interaction: PactInteraction;
+  /** Its place among every interaction asked for: results come back in this order. */
+  readonly order: number;
+}
 
 /**
  * Verifies pacts with Pact's own verifier (pact-core), through the guard. Returns one result per
  * interaction Pact verified, plus an error result when Pact's verdict, its results and what was
  * asked disagree: a pact that did not run is never a pass.
+ *
+ * Pact's core costs ~25 ms of CPU per interaction, so many interactions are split among up to
+ * `threads` instances running at once (each with a guard of its own), those whose provider states
+ * could interfere kept in one instance; their results are merged in the pacts' order. Pacts from a
+ * broker, or a run that publishes, use one instance: Pact publishes one result per pact it verified.
  */
 export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
   const started = performance.now();
-  const wanted = run.files.flatMap((file) =>
-    file.interactions
-      .filter((i) => run.selected(file, i))
-      .map((interaction) => ({ file, interaction })),
-  );
+  const wanted: Wanted[] = run.files
+    .flatMap((file) =>
+      file.interactions
+        .filter((i) => run.selected(file, i))
+        .map((interaction) => ({ file, interaction })),
+    )
+    .map((w, order) => ({ ...w, order }));
   if (!run.broker && wanted.length === 0) return [];
+  // Two pacts of one consumer are told apart by their order in one run: they stay in one.
+  const consumers = new Set(run.files.map((f) => f.consumer));
+  const instances =
+    run.broker || run.publish || consumers.size < run.files.length
+      ? 1
+      : instanceCount(wanted.length, run.threads);
+  const parts =
+    instances === 1
+      ? [wanted]
+      : partitionByStates(
+          wanted.map((w) => w.interaction),
+          instances,
+        ).map((indexes) => indexes.map((i) => wanted[i] as Wanted));
+  if (parts.length > 1)
+    run.progress?.(
+      `pact: ${wanted.length} interactions in ${parts.length} instances of Pact's verifier at once (${parts.map((p) => p.length).join(" + ")}; those sharing a provider state's parameters in one)`,
+    );
   const dir = mkdtempSync(join(tmpdir(), "idp-verify-pacts-"));
+  try {
+    const outcomes = await Promise.all(
+      parts.map((part, k) => verifyInstance(run, part, join(dir, String(k)))),
+    );
+    const durationMs = Math.round(performance.now() - started);
+    const failed = outcomes.flatMap((o) => ("error" in o ? [o.error] : []));
+    if (failed.length > 0) return failed.map((f) => ({ ...f, durationMs }));
+    const done = outcomes.flatMap((o) => ("error" in o ? [] : [o]));
+    // Each instance's results in the pacts' order, then all of them merged by that order.
+    const merged = done
+      .flatMap((o) => {
+        const order = orderOf(o.outcomes, o.wanted);
+        return o.outcomes.map((outcome, i) => ({
+          outcome,
+          origin: o.origins?.[i],
+          group: o.groups[i],
+          order: order[i] as number,
+        }));
+      })
+      .sort((a, b) => a.order - b.order);
+    const origins = done.every((o) => o.origins !== undefined)
+      ? merged.map((m) => m.origin as PactOrigin)
+      : undefined;
+    const results = toResults(
+      merged.map((m) => m.outcome),
+      origins,
+      merged.map((m) => m.group),
+      run,
+    );
+    const extra: CheckResult[] = [];
+    const verdict = done.find((o) => o.verdict !== undefined)?.verdict;
+    if (verdict) extra.push(pactError(`${PACT_PREFIX}.verdict`, verdict, durationMs));
+    // Every interaction asked for must have a result.
+    const reported = new Set(merged.map((m) => m.outcome.description));
+    for (const { interaction } of wanted)
+      if (!reported.has(interaction.description))
+        extra.push(
+          pactError(
+            pactCheckId(interaction.description),
+            "Pact's verifier did not report this interaction",
+            0,
+          ),
+        );
+    // Pact logs a failed publication and carries on; asked for, it is a result that could not be given.
+    const publishError = run.publish
+      ? /Publishing of verification results failed[^\n]*/.exec(done[0]?.log ?? "")?.[0]
+      : undefined;
+    if (publishError)
+      extra.push(
+        pactError(
+          `${PACT_PREFIX}.publish-verification-results`,
+          run.secrets.scrub(publishError),
+          0,
+        ),
+      );
+    return [...results, ...extra];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Where each of Pact's results stands among what was asked: the first unclaimed interaction of
+ * that consumer and description (Pact may verify in another order); results matching nothing go
+ * last, in Pact's order.
+ */
+function orderOf(outcomes: readonly InteractionOutcome[], wanted: readonly Wanted[]): number[] {
+  const claimed = new Set<number>();
+  return outcomes.map((o, i) => {
+    const match = wanted.find(
+      (w) =>
+        !claimed.has(w.order) &&
+        w.interaction.description === o.description &&
+        (o.consumer === undefined || w.file.consumer === o.consumer),
+    );
+    if (!match) return Number.MAX_SAFE_INTEGER - outcomes.length + i;
+    claimed.add(match.order);
+    return match.order;
+  });
+}
+
+/** Runs one instance of Pact's verifier, with a guard of its own, over `wanted`. */
+async function verifyInstance(
+  run: PactRun,
+  wanted: readonly Wanted[],
+  dir: string,
+): Promise<InstanceOutcome> {
+  const started = performance.now();
+  mkdirSync(dir, { recursive: true });
   const guard = new PactGuard({
     client: run.client,
     providerOrigin: new URL(run.providerUrl).origin,
@@ -109,47 +246,32 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
       outcome.results === undefined ? undefined : parseFfiResults(outcome.results, scrub);
     const durationMs = Math.round(performance.now() - started);
     if (!parsed)
-      return [
-        pactError(
+      return {
+        error: pactError(
           PACT_PREFIX,
           `Pact's verifier could not run: ${scrub((outcome.error ?? "no results").split("\n")[0] ?? "")}`,
           durationMs,
         ),
-      ];
+      };
     if (parsed.loadError)
-      return [
-        pactError(
+      return {
+        error: pactError(
           PACT_PREFIX,
           `Pact's verifier could not load the pacts: ${parsed.loadError}${loadErrorHint(parsed.loadError, run.broker?.auth ?? run.pactUrlAuth)}`,
           durationMs,
         ),
-      ];
-    const origins = pactOrigins(parsed.output, parsed.interactions.length);
-    const results = toResults(parsed.interactions, origins, guard.groups, run);
-    const extra: CheckResult[] = [];
+      };
     const verdict = pactVerdictProblem(parsed);
-    if (verdict) extra.push(pactError(`${PACT_PREFIX}.verdict`, verdict, durationMs));
-    // Every interaction asked for must have a result.
-    const reported = new Set(parsed.interactions.map((i) => i.description));
-    for (const { interaction } of wanted)
-      if (!reported.has(interaction.description))
-        extra.push(
-          pactError(
-            pactCheckId(interaction.description),
-            "Pact's verifier did not report this interaction",
-            0,
-          ),
-        );
-    // Pact logs a failed publication and carries on; asked for, it is a result that could not be given.
-    const publishError = run.publish
-      ? /Publishing of verification results failed[^\n]*/.exec(outcome.log)?.[0]
-      : undefined;
-    if (publishError)
-      extra.push(pactError(`${PACT_PREFIX}.publish-verification-results`, scrub(publishError), 0));
-    return [...results, ...extra];
+    return {
+      wanted,
+      outcomes: parsed.interactions,
+      origins: pactOrigins(parsed.output, parsed.interactions.length),
+      groups: guard.groups,
+      ...(verdict ? { verdict } : {}),
+      log: outcome.log,
+    };
   } finally {
     await guard.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -235,7 +357,7 @@ function mismatchSummary(mismatches: readonly PactMismatch[]): string {
 function toResults(
   outcomes: readonly InteractionOutcome[],
   origins: readonly PactOrigin[] | undefined,
-  groups: readonly GuardGroup[],
+  groups: readonly (GuardGroup | undefined)[],
   run: PactRun,
 ): CheckResult[] {
   // Several pacts (consumers, or versions of one consumer): each id names its pact, so one

@@ -56,7 +56,7 @@ export function failureLines(f: Failure): string[] {
     );
   if (f.seed !== undefined)
     lines.push(
-      `seed:     ${f.seed}${f.counterexamplePath ? `, path ${f.counterexamplePath}` : ""}, shrunk ${f.shrinks ?? 0} times`,
+      `seed:     ${f.seed}${f.checkSeed !== undefined ? ` (this check's fast-check seed ${f.checkSeed})` : ""}${f.counterexamplePath ? `, path ${f.counterexamplePath}` : ""}, shrunk ${f.shrinks ?? 0} times`,
     );
   if (f.observedDuring) lines.push(`seen:     while check ${f.observedDuring} ran (not shrunk)`);
   if (f.note) lines.push(`note:     ${f.note}`);

@@ -112,9 +112,9 @@ export function authVariantArb(
       );
     }
     case "wrong-user":
+      // The wrong user sends the real password: each exchange's record scrubs that request's own
+      // credentials (raw and encoded), so nothing is registered per case.
       return nearMiss(c.username, "IDP_USERNAME").map(({ value: user, shell }) => {
-        // The wrong user sends the real password: register it, raw and encoded.
-        secrets.addBasic(user, c.password, "password");
         return {
           variant,
           header: `Basic ${base64(`${user}:${c.password}`)}`,
@@ -123,9 +123,9 @@ export function authVariantArb(
         };
       });
     case "wrong-password":
+      // A near miss holds part of the password: never printed (curl builds it from $IDP_PASSWORD),
+      // scrubbed from its own exchange if echoed.
       return nearMiss(c.password, "IDP_PASSWORD").map(({ value: password, shell }) => {
-        // A near miss holds part of the password: never print it, scrub it if echoed.
-        secrets.addBasic(c.username, password, undefined);
         return {
           variant,
           header: `Basic ${base64(`${c.username}:${password}`)}`,

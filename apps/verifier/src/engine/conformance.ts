@@ -1,0 +1,268 @@
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { type ContractProfile, loadProfile } from "@idp/contracts";
+import { Client } from "../http/client.ts";
+import type { CheckResult } from "../results.ts";
+import { CHECKS, type Observations, observeRules } from "../rules/index.ts";
+import type { Observation } from "../rules/observed.ts";
+import type { CheckDef, Credentials, RuleContext } from "../rules/types.ts";
+import { Secrets } from "../secrets.ts";
+import { Budget } from "./budget.ts";
+import { type EngineContext, runCheck } from "./run-check.ts";
+import { ProviderStates } from "./states.ts";
+
+/** Everything the conformance checks need, as plain data (a worker thread gets a copy). */
+export interface ConformanceSetup {
+  /** Base address ending in /v1. */
+  readonly providerUrl: string;
+  readonly credentials: Credentials;
+  readonly states?: { readonly url: string; readonly authorization?: string };
+  /** `--profile` as given, and the directory it is read from (a worker loads it again). */
+  readonly profileArg: string;
+  readonly cwd: string;
+  /** Every credential value to scrub from what the provider sends back. */
+  readonly secretValues: readonly string[];
+  readonly seed: number;
+  readonly runs: number;
+  readonly timeoutMs: number;
+  /** Requests in flight at once, over all threads. */
+  readonly concurrency: number;
+  readonly maxConsecutiveTransportFailures: number;
+  /** Date.now() by which every check must end (performance clocks differ between threads). */
+  readonly deadlineEpochMs: number;
+  readonly maxDurationText: string;
+  readonly runId: string;
+  /** What a replay command repeats of the command line. */
+  readonly replay: {
+    readonly providerUrl?: string;
+    readonly statesUrl?: string;
+    readonly profileArg: string;
+  };
+  /** Worker threads for the checks (1: in this thread). */
+  readonly threads: number;
+}
+
+export interface ConformanceHooks {
+  readonly onResult: (result: CheckResult) => void;
+  readonly onCaseDone?: (checkId: string) => void;
+}
+
+export interface ConformanceOutcome {
+  readonly observations: Observations;
+  /** operation -> status -> count */
+  readonly tally: ReadonlyMap<string, ReadonlyMap<number, number>>;
+  readonly sent: number;
+  readonly answered: number;
+  readonly stoppedReason?: string;
+}
+
+/** Threads worth starting: one per core, at most 4, never more than the checks. */
+export function defaultThreads(checks: number): number {
+  return Math.max(1, Math.min(availableParallelism(), 4, checks));
+}
+
+function replayCommand(setup: ConformanceSetup, id: string): string {
+  const parts = ["idp-verify"];
+  if (setup.replay.providerUrl) parts.push("--provider-url", setup.replay.providerUrl);
+  if (setup.replay.statesUrl) parts.push("--provider-states-url", setup.replay.statesUrl);
+  if (setup.replay.profileArg !== "default") parts.push("--profile", setup.replay.profileArg);
+  parts.push("--checks", id, "--seed", String(setup.seed), "--runs", String(setup.runs));
+  return parts.join(" ");
+}
+
+/**
+ * Runs `checks` in this thread with `concurrency` requests in flight, over a client of its own.
+ * `slot` tells threads apart in the names they make up.
+ */
+export async function runChecksHere(
+  checks: readonly CheckDef[],
+  setup: ConformanceSetup,
+  hooks: ConformanceHooks,
+  options: {
+    readonly concurrency: number;
+    readonly slot: number;
+    readonly profile?: ContractProfile;
+  },
+): Promise<ConformanceOutcome> {
+  const profile = options.profile ?? loadProfile(setup.profileArg, { cwd: setup.cwd });
+  const secrets = new Secrets();
+  for (const v of setup.secretValues) secrets.add(v, undefined);
+  const client = new Client({
+    timeoutMs: setup.timeoutMs,
+    connections: options.concurrency,
+    maxConsecutiveFailures: setup.maxConsecutiveTransportFailures,
+    secrets,
+  });
+  try {
+    const states = setup.states
+      ? new ProviderStates(setup.states.url, client, secrets, setup.states.authorization)
+      : undefined;
+    const base = new URL(setup.providerUrl);
+    let names = 0;
+    const ctx: RuleContext = {
+      origin: base.origin,
+      basePath: base.pathname.replace(/\/+$/, ""),
+      credentials: setup.credentials,
+      profile,
+      secrets,
+      statesAvailable: states !== undefined,
+      runId: setup.runId,
+      freshSchemaName: () => `idpv-${setup.runId}-t${options.slot}-${++names}`,
+    };
+    const observations = observeRules(client, profile);
+    const engine: EngineContext = {
+      client,
+      budget: new Budget(options.concurrency),
+      ...(states ? { states } : {}),
+      rules: ctx,
+      seed: setup.seed,
+      runs: setup.runs,
+      deadline: performance.now() + (setup.deadlineEpochMs - Date.now()),
+      maxDurationText: setup.maxDurationText,
+      replayCommand: (id) => replayCommand(setup, id),
+      ...(hooks.onCaseDone ? { onCaseDone: hooks.onCaseDone } : {}),
+    };
+    await Promise.all(
+      checks.map((def) => runCheck(def, engine, CHECKS.indexOf(def)).then(hooks.onResult)),
+    );
+    return {
+      observations,
+      tally: client.tally,
+      sent: client.sent,
+      answered: client.answered,
+      ...(client.stoppedReason ? { stoppedReason: client.stoppedReason } : {}),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** How costly a check's cases are, roughly (stressed bodies are the most), to balance threads. */
+const weight = (def: CheckDef): number =>
+  def.info.rule === "R6" ? 4 : def.info.rule === "R2" || def.info.rule === "R3" ? 2 : 1;
+
+/** Checks dealt to `n` threads, the costliest first to the least loaded. */
+export function dealChecks(checks: readonly CheckDef[], n: number): CheckDef[][] {
+  const parts: { load: number; checks: CheckDef[] }[] = Array.from({ length: n }, () => ({
+    load: 0,
+    checks: [],
+  }));
+  for (const def of [...checks].sort((a, b) => weight(b) - weight(a))) {
+    const least = parts.reduce((a, b) => (b.load < a.load ? b : a));
+    least.checks.push(def);
+    least.load += weight(def);
+  }
+  return parts.map((p) => p.checks).filter((p) => p.length > 0);
+}
+
+/** The worker beside this module: conformance-worker.mjs when built, worker.ts from source. */
+function workerPath(): { path: string; source: boolean } {
+  const built = fileURLToPath(new URL("./conformance-worker.mjs", import.meta.url));
+  if (existsSync(built)) return { path: built, source: false };
+  return { path: fileURLToPath(new URL("./worker.ts", import.meta.url)), source: true };
+}
+
+/** A message from a conformance worker thread. */
+export type WorkerMessage =
+  | { readonly type: "result"; readonly result: CheckResult }
+  | { readonly type: "cases"; readonly checkId: string; readonly count: number }
+  | {
+      readonly type: "done";
+      readonly observations: [string, Observation][];
+      readonly tally: [string, [number, number][]][];
+      readonly sent: number;
+      readonly answered: number;
+      readonly stoppedReason?: string;
+    }
+  | { readonly type: "error"; readonly message: string };
+
+export interface WorkerJob {
+  readonly checkIds: readonly string[];
+  readonly setup: ConformanceSetup;
+  readonly concurrency: number;
+  readonly slot: number;
+}
+
+/**
+ * Runs the conformance checks, in `setup.threads` worker threads (each with a client, a share of
+ * the in-flight budget and the provider states of its own), or in this thread when 1. Results
+ * stream through `hooks` as each check finishes; observations and tallies are merged at the end.
+ */
+export async function runConformance(
+  checks: readonly CheckDef[],
+  setup: ConformanceSetup,
+  hooks: ConformanceHooks,
+  profile: ContractProfile,
+): Promise<ConformanceOutcome> {
+  if (checks.length === 0)
+    return { observations: { first: new Map() }, tally: new Map(), sent: 0, answered: 0 };
+  const parts = dealChecks(checks, Math.max(1, setup.threads));
+  if (parts.length === 1)
+    return runChecksHere(checks, setup, hooks, {
+      concurrency: setup.concurrency,
+      slot: 0,
+      profile,
+    });
+  const share = Math.max(1, Math.ceil(setup.concurrency / parts.length));
+  const outcomes = await Promise.all(
+    parts.map((part, slot) =>
+      runInWorker({ checkIds: part.map((c) => c.info.id), setup, concurrency: share, slot }, hooks),
+    ),
+  );
+  const first = new Map<string, Observation>();
+  const tally = new Map<string, Map<number, number>>();
+  let sent = 0;
+  let answered = 0;
+  let stoppedReason: string | undefined;
+  for (const o of outcomes) {
+    for (const [id, seen] of o.observations.first) if (!first.has(id)) first.set(id, seen);
+    for (const [op, row] of o.tally) {
+      const into = tally.get(op) ?? new Map<number, number>();
+      for (const [status, n] of row) into.set(status, (into.get(status) ?? 0) + n);
+      tally.set(op, into);
+    }
+    sent += o.sent;
+    answered += o.answered;
+    stoppedReason ??= o.stoppedReason;
+  }
+  return {
+    observations: { first },
+    tally,
+    sent,
+    answered,
+    ...(stoppedReason ? { stoppedReason } : {}),
+  };
+}
+
+function runInWorker(job: WorkerJob, hooks: ConformanceHooks): Promise<ConformanceOutcome> {
+  const { path, source } = workerPath();
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(path, {
+      workerData: job,
+      // From source (tests), the worker reads the workspace packages' sources, as vitest does.
+      ...(source ? { execArgv: ["--conditions=@idp/source", "--no-warnings"] } : {}),
+    });
+    let outcome: ConformanceOutcome | undefined;
+    worker.on("message", (m: WorkerMessage) => {
+      if (m.type === "result") hooks.onResult(m.result);
+      else if (m.type === "cases") for (let i = 0; i < m.count; i++) hooks.onCaseDone?.(m.checkId);
+      else if (m.type === "done")
+        outcome = {
+          observations: { first: new Map(m.observations) },
+          tally: new Map(m.tally.map(([op, row]) => [op, new Map(row)])),
+          sent: m.sent,
+          answered: m.answered,
+          ...(m.stoppedReason ? { stoppedReason: m.stoppedReason } : {}),
+        };
+      else reject(new Error(`a conformance thread failed: ${m.message}`));
+    });
+    worker.on("error", (e) => reject(new Error(`a conformance thread failed: ${e.message}`)));
+    worker.on("exit", () =>
+      outcome
+        ? resolve(outcome)
+        : reject(new Error("a conformance thread ended without its results")),
+    );
+  });
+}

@@ -1,0 +1,45 @@
+// A conformance worker thread: runs its share of the checks with a client of its own and posts
+// each result as it finishes, case counts for live progress, then its observations and tally.
+import { parentPort, workerData } from "node:worker_threads";
+import { CHECKS } from "../rules/index.ts";
+import { runChecksHere, type WorkerJob, type WorkerMessage } from "./conformance.ts";
+
+const job = workerData as WorkerJob;
+const post = (m: WorkerMessage) => parentPort?.postMessage(m);
+
+// Case counts are sent in batches: one message per judged case would cost more than the case.
+const pending = new Map<string, number>();
+const flush = () => {
+  for (const [checkId, count] of pending) post({ type: "cases", checkId, count });
+  pending.clear();
+};
+const ticker = setInterval(flush, 100);
+
+try {
+  const checks = CHECKS.filter((c) => job.checkIds.includes(c.info.id));
+  const outcome = await runChecksHere(
+    checks,
+    job.setup,
+    {
+      onResult: (result) => {
+        flush();
+        post({ type: "result", result });
+      },
+      onCaseDone: (id) => pending.set(id, (pending.get(id) ?? 0) + 1),
+    },
+    { concurrency: job.concurrency, slot: job.slot },
+  );
+  flush();
+  post({
+    type: "done",
+    observations: [...outcome.observations.first],
+    tally: [...outcome.tally].map(([op, row]) => [op, [...row]]),
+    sent: outcome.sent,
+    answered: outcome.answered,
+    ...(outcome.stoppedReason ? { stoppedReason: outcome.stoppedReason } : {}),
+  });
+} catch (e) {
+  post({ type: "error", message: String((e as Error)?.message ?? e).split("\n")[0] ?? "" });
+} finally {
+  clearInterval(ticker);
+}
