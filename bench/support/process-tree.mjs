@@ -55,3 +55,15 @@ export function samplePeak(pid, ms = 25) {
     },
   };
 }
+
+/** CPU seconds (user + system) `pid` has used so far, from /proc/PID/stat (Linux). */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime, fields 14 and 15 of stat(5) (11 and 12 after the command), in clock ticks.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

@@ -19,6 +19,7 @@ export function spawnProvider(args, env = {}) {
         resolve({
           baseUrl,
           statesUrl,
+          pid: child.pid,
           stop: () =>
             new Promise((r) => {
               child.once("exit", r);
