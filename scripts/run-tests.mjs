@@ -3,13 +3,41 @@
 // then the repo-level checks, and end with one plain "N passed, N failed" line for the whole run.
 // Vitest tests count one each; every other step (a package's build, typecheck or lint, a repo check)
 // counts as one check.
-import { spawnSync } from "node:child_process";
+// On a terminal, the tools print as they like. Piped (a CI log, `| less`), every line goes through
+// a filter: no escape codes (turbo replays cached logs as they were recorded, colours included) and
+// no tool noise; the children are asked for no colour too.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { colourWanted, noColourEnv, noiseFilter, pipeLines, plainLine } from "./lib/output.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", PACT_DO_NOT_TRACK: "true" };
+const plain = !colourWanted(process.stdout.isTTY === true, process.env);
+const baseEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", PACT_DO_NOT_TRACK: "true" };
+const env = plain ? noColourEnv(baseEnv) : baseEnv;
+
+/**
+ * Runs a command from the repository root; piped, its output goes through the filter.
+ * @returns {Promise<number | null>} the exit status
+ */
+async function run(cmd, args) {
+  if (!plain) return spawnSync(cmd, args, { cwd: root, stdio: "inherit", env }).status;
+  const child = spawn(cmd, args, { cwd: root, stdio: ["inherit", "pipe", "pipe"], env });
+  const exited = new Promise((resolve) => {
+    child.on("close", (code) => resolve(code));
+    child.on("error", () => resolve(null));
+  });
+  const through = () => {
+    const noise = noiseFilter();
+    return (line) => noise(plainLine(line));
+  };
+  await Promise.all([
+    pipeLines(child.stdout, (t) => process.stdout.write(t), through()),
+    pipeLines(child.stderr, (t) => process.stderr.write(t), through()),
+  ]);
+  return exited;
+}
 const packageDirs = ["packages", "apps"].flatMap((top) =>
   readdirSync(join(root, top), { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(root, top, d.name, "package.json")))
@@ -23,11 +51,18 @@ const failures = [];
 
 const summaryDir = join(root, ".turbo", "runs");
 rmSync(summaryDir, { recursive: true, force: true });
-const turbo = spawnSync(
-  "pnpm",
-  ["exec", "turbo", "run", "build", "typecheck", "lint", "test", "--continue", "--summarize"],
-  { cwd: root, stdio: "inherit", env },
-);
+const turboStatus = await run("pnpm", [
+  "exec",
+  "turbo",
+  "run",
+  "build",
+  "typecheck",
+  "lint",
+  "test",
+  "--continue",
+  "--summarize",
+  ...(plain ? ["--no-color"] : []),
+]);
 const summaryFile = existsSync(summaryDir)
   ? readdirSync(summaryDir).find((f) => f.endsWith(".json"))
   : undefined;
@@ -43,9 +78,9 @@ if (summaryFile) {
       failures.push(`${task.taskId} exited ${code}`);
     }
   }
-} else if (turbo.status !== 0) {
+} else if (turboStatus !== 0) {
   failed += 1;
-  failures.push(`turbo exited ${turbo.status} without a run summary`);
+  failures.push(`turbo exited ${turboStatus} without a run summary`);
 }
 
 for (const dir of packageDirs) {
@@ -66,6 +101,33 @@ for (const dir of packageDirs) {
     failed += r.numFailedTestSuites;
     failures.push(`${name}: ${r.numFailedTestSuites} test file(s) failed to run`);
   }
+}
+
+// The repository scripts' own tests (run-bin, this output filter, the README's --help blocks against
+// the bins just built), counted per test like a package's.
+const scriptsReport = join(root, "scripts", ".vitest-report.json");
+rmSync(scriptsReport, { force: true });
+process.stdout.write("\n> the repository scripts' tests (scripts/test)\n");
+const scriptsStatus = await run("pnpm", [
+  "exec",
+  "vitest",
+  "run",
+  "--config",
+  "scripts/vitest.config.mjs",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${scriptsReport}`,
+]);
+if (existsSync(scriptsReport)) {
+  const r = JSON.parse(readFileSync(scriptsReport, "utf8"));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
+  if (r.numFailedTests > 0) failures.push(`scripts: ${r.numFailedTests} test(s) failed`);
+  else if (r.numFailedTestSuites > 0)
+    failures.push(`scripts: ${r.numFailedTestSuites} test file(s) failed to run`);
+} else {
+  failed += 1;
+  failures.push(`scripts: no test report (vitest exited ${scriptsStatus})`);
 }
 
 // Repo-level checks, each one pass or fail.
@@ -152,18 +214,16 @@ const repoChecks = [
   ],
 ];
 for (const [label, cmd, args] of repoChecks) {
-  const r =
-    typeof cmd === "function"
-      ? { status: cmd() }
-      : spawnSync(cmd, args, { cwd: root, stdio: "inherit", env });
-  if (r.status === 0) passed += 1;
+  process.stdout.write(`\n> ${label}\n`);
+  const status = typeof cmd === "function" ? cmd() : await run(cmd, args);
+  if (status === 0) passed += 1;
   else {
     failed += 1;
-    failures.push(`${label} (exit ${r.status})`);
+    failures.push(`${label} (exit ${status})`);
   }
 }
 
 if (failures.length > 0)
   process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join("\n")}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
-process.exit(failed === 0 && turbo.status === 0 ? 0 : 1);
+process.exitCode = failed === 0 && turboStatus === 0 ? 0 : 1;

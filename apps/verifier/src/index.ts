@@ -19,5 +19,6 @@ export type {
 export { AUTH_VARIANTS, type AuthVariant, CONFORMANCE_CHECKS } from "./rules/index.ts";
 export type { CheckInfo } from "./rules/types.ts";
 export { type CliIo, runCli } from "./run.ts";
+export { COLOURS, colourWanted, type Paint, PLAIN } from "./terminal/index.ts";
 export { type VerifyIo, verify } from "./verify.ts";
 export { VERSION } from "./version.ts";

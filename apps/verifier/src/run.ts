@@ -16,13 +16,28 @@ import { progressLine, renderConsole } from "./report/console.ts";
 import { renderHtml } from "./report/html.ts";
 import { renderJunit } from "./report/junit.ts";
 import type { VerifyReport } from "./results.ts";
+import { LiveProgress, paintFor } from "./terminal/index.ts";
 import { verify } from "./verify.ts";
 import { VERSION } from "./version.ts";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /**
+   * What the streams are. A terminal gets colour (unless NO_COLOR) and, on stderr, a live progress
+   * bar; without this, both are pipes: no bar, colour only with FORCE_COLOR.
+   */
+  readonly terminal?: {
+    readonly stdoutIsTTY?: boolean;
+    readonly stderrIsTTY?: boolean;
+    /** stderr's width now; 80 when unknown. */
+    readonly columns?: () => number | undefined;
+    /** Milliseconds, monotonic (tests pass a fake clock). */
+    readonly now?: () => number;
+  };
 }
+
+const REPORT_NAMES = { json: "JSON", junit: "JUnit", html: "HTML" } as const;
 
 const RENDERERS = {
   json: (r: VerifyReport) => `${JSON.stringify(r, null, 2)}\n`,
@@ -73,6 +88,17 @@ export async function runCli(
   env: Readonly<Record<string, string | undefined>>,
   io: CliIo,
 ): Promise<ExitCode> {
+  const term = io.terminal ?? {};
+  const stderrPaint = paintFor(term.stderrIsTTY === true, env);
+  const live = new LiveProgress({
+    write: io.stderr,
+    isTTY: term.stderrIsTTY === true,
+    paint: stderrPaint,
+    ...(term.columns ? { columns: term.columns } : {}),
+    ...(term.now ? { now: term.now } : {}),
+  });
+  // Keeps the elapsed time and ETA moving while no case finishes; never keeps the process alive.
+  const ticker = term.stderrIsTTY ? setInterval(() => live.tick(), 1000).unref() : undefined;
   try {
     const parsed = parseConfig(argv, env);
     if (parsed.kind === "help") {
@@ -86,17 +112,27 @@ export async function runCli(
     const { config } = parsed;
     assertReportsWritable(config.reports);
     const report = await verify(config, {
-      progress: (line) => io.stderr(`${line}\n`),
-      onResult: (r) => io.stderr(`${progressLine(r)}\n`),
+      progress: (line) => live.line(line),
+      onResult: (r) => {
+        live.checkDone(r.id, r.runs.asked);
+        live.line(progressLine(r, stderrPaint));
+      },
+      onPlan: (total) => live.plan(total),
+      onCaseDone: (id) => live.caseDone(id),
     });
+    live.stop();
     writeReports(report, config.reports);
-    io.stdout(renderConsole(report));
-    for (const { format, path } of config.reports) io.stderr(`${format} report: ${path}\n`);
+    io.stdout(renderConsole(report, paintFor(term.stdoutIsTTY === true, env)));
+    for (const { format, path } of config.reports)
+      io.stderr(`${REPORT_NAMES[format]} report written to ${path}\n`);
     return report.exitCode;
   } catch (e) {
+    live.stop();
     io.stderr(`${describeError(e)}\n`);
     if (e instanceof VerifyError && e.code === "E_CONFIG")
       io.stderr("Run idp-verify --help for usage.\n");
     return EXIT.couldNotVerify;
+  } finally {
+    clearInterval(ticker);
   }
 }

@@ -12,7 +12,10 @@ function packageVersion(): string {
 
 // The one place that prints and maps errors to exit codes: 0 done, 2 bad usage, 1 a bug.
 async function main(): Promise<number> {
-  const options = parseGenArgs(process.argv.slice(2), () => (Math.random() * 2 ** 32) | 0);
+  // pnpm runs `pnpm gen` from the repository root and names the user's directory INIT_CWD.
+  const options = parseGenArgs(process.argv.slice(2), () => (Math.random() * 2 ** 32) | 0, {
+    cwd: process.env.INIT_CWD ?? process.cwd(),
+  });
   if (options === "help" || options === "version") {
     process.stdout.write(`${options === "help" ? helpText(packageVersion()) : packageVersion()}\n`);
     return 0;

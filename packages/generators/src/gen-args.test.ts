@@ -1,4 +1,7 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { strictProfile } from "@idp/contracts";
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "./errors.ts";
@@ -113,8 +116,9 @@ describe("parseGenArgs", () => {
     [["push", "extra"], 'unexpected argument "extra": idp-gen takes one operation ("push")'],
     [
       ["push", "--profile", "stric"],
-      '--profile must be one of default, strict (received "stric"): did you mean strict?',
+      'profile stric: expected "default", "strict" or the path of a readable JSON profile file',
     ],
+    [["push", "--profile", "stric"], 'did you mean "strict"?'],
     [
       ["push", "--size", "huge"],
       '--size must be one of xsmall, small, medium, large, xlarge (received "huge")',
@@ -147,6 +151,40 @@ describe("parseGenArgs", () => {
   });
 });
 
+describe("--profile PATH", () => {
+  const profiles = fileURLToPath(new URL("../../../profiles/", import.meta.url));
+
+  it("should load a profile file relative to the given directory", () => {
+    const options = parseGenArgs(["push", "--profile", "observed-service.json"], () => 1, {
+      cwd: profiles,
+    });
+    if (typeof options === "string") throw new Error(options);
+    expect(options.profile.name).toBe("observed-service");
+    expect(options.profile.statusMapping.pushToUserDevices["wrong-type"]).toBe(
+      JSON.parse(readFileSync(join(profiles, "observed-service.json"), "utf8")).statusMapping
+        .pushToUserDevices["wrong-type"],
+    );
+  });
+
+  it("should turn a bad file into one E_USAGE line that names it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gen-args-profile-"));
+    try {
+      writeFileSync(join(dir, "p.json"), '{"name":"p","extends":"lenient"}');
+      const call = () => parseGenArgs(["push", "--profile", "p.json"], () => 1, { cwd: dir });
+      expect(call).toThrow(GeneratorError);
+      expect(call).toThrow(/^profile p\.json: extends: expected /);
+      try {
+        call();
+      } catch (e) {
+        expect((e as GeneratorError).code).toBe("E_USAGE");
+        expect((e as Error).message).not.toContain("\n");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("helpText", () => {
   const help = helpText("9.9.9");
 
@@ -156,7 +194,7 @@ describe("helpText", () => {
       "--stress",
       "--count N",
       "--seed S",
-      "--profile default|strict",
+      "--profile default|strict|PATH",
       "--max-length N",
       "--size xsmall|small|medium|large|xlarge",
       "--kinds LIST",

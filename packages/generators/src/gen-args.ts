@@ -3,7 +3,8 @@ import {
   type DetailedOperationId,
   defaultProfile,
   detailedOperations,
-  strictProfile,
+  loadProfile,
+  ProfileError,
 } from "@idp/contracts";
 import type fc from "fast-check";
 import { closest } from "./_internal/did-you-mean.ts";
@@ -57,6 +58,11 @@ interface Draft {
   maxBodyBytes?: number;
 }
 
+/** Where the command runs: relative paths (a profile file) resolve from `cwd`. */
+export interface GenContext {
+  readonly cwd?: string;
+}
+
 /** One command-line option: a switch, or a flag with a value read by `set`. */
 interface OptionSpec {
   readonly name: string;
@@ -66,7 +72,7 @@ interface OptionSpec {
   readonly default?: string;
   /** The option means something only in this mode. */
   readonly only?: GenMode;
-  readonly set: (draft: Draft, text: string) => void;
+  readonly set: (draft: Draft, text: string, context: GenContext) => void;
 }
 
 const usage = (message: string) => new GeneratorError("E_USAGE", message);
@@ -88,10 +94,16 @@ function oneOf<T>(flag: string, text: string, choices: Readonly<Record<string, T
   );
 }
 
-const PROFILES: Readonly<Record<string, ContractProfile>> = {
-  default: defaultProfile,
-  strict: strictProfile,
-};
+/** A built-in profile or a profile file (conformance.md §6); a bad file is one usage line. */
+function profileArg(text: string, context: GenContext): ContractProfile {
+  try {
+    return loadProfile(text, context.cwd === undefined ? {} : { cwd: context.cwd });
+  } catch (e) {
+    // ProfileError's message names the file, the key and what was expected, on one line.
+    if (e instanceof ProfileError) throw new GeneratorError("E_USAGE", e.message, { cause: e });
+    throw e;
+  }
+}
 const SIZES: Readonly<Record<string, fc.Size>> = {
   xsmall: "xsmall",
   small: "small",
@@ -154,11 +166,11 @@ const OPTIONS: readonly OptionSpec[] = [
   },
   {
     name: "profile",
-    value: "default|strict",
+    value: "default|strict|PATH",
     default: "default",
-    help: "how bodies are read (conformance.md §6); strict also calls missing fields, unknown keys and values beyond those in use invalid",
-    set: (d, t) => {
-      d.profile = oneOf("--profile", t, PROFILES);
+    help: "how bodies are read and which status an invalid body expects (conformance.md §6): strict also calls missing fields, unknown keys and values beyond those in use invalid; PATH is a profile file (JSON, relative to the directory the command was run from), e.g. profiles/observed-service.json",
+    set: (d, t, context) => {
+      d.profile = profileArg(t, context);
     },
   },
   {
@@ -242,13 +254,16 @@ const MODE_FLAG: Readonly<Record<GenMode, string>> = {
 };
 
 /**
- * Reads idp-gen's argv into options; `randomSeed` supplies the seed when `--seed` is absent.
+ * Reads idp-gen's argv into options; `randomSeed` supplies the seed when `--seed` is absent, and
+ * `context.cwd` (default: the process's) is where a `--profile` file path starts.
  * `--help` and `--version` win over everything else on the line.
- * @throws GeneratorError `E_USAGE` with a one-line message naming the flag and what it expects.
+ * @throws GeneratorError `E_USAGE` with a one-line message naming the flag (or the profile file)
+ * and what it expects.
  */
 export function parseGenArgs(
   argv: readonly string[],
   randomSeed: () => number,
+  context: GenContext = {},
 ): GenOptions | "help" | "version" {
   const end = argv.indexOf("--");
   const flags = end < 0 ? argv : argv.slice(0, end);
@@ -293,7 +308,7 @@ export function parseGenArgs(
       text = next;
       i++;
     }
-    spec.set(draft, text);
+    spec.set(draft, text, context);
     given.push(spec);
   }
 

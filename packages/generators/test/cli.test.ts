@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isWellFormed } from "./support/json-walk.ts";
@@ -123,5 +125,79 @@ describe("idp-gen (built)", () => {
     );
     expect(r.stdout.trim().split("\n")).toHaveLength(2);
     expect(r.stderr).toBe("");
+  });
+
+  describe("--profile", () => {
+    const repo = fileURLToPath(new URL("../../../", import.meta.url));
+    const shipped = join(repo, "profiles", "observed-service.json");
+    // The oracle is the file itself: what it maps push's wrong-type violations to.
+    const mapped = (
+      JSON.parse(readFileSync(shipped, "utf8")) as {
+        statusMapping: { pushToUserDevices: Record<string, number> };
+      }
+    ).statusMapping.pushToUserDevices["wrong-type"];
+    const wrongTypeStatuses = (stdout: string) =>
+      stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { kind: string; expectedStatus: number })
+        .filter((c) => c.kind === "wrong-type")
+        .map((c) => c.expectedStatus);
+    const argv = ["push", "--invalid", "--count", "300", "--seed", "5"];
+
+    it("should give push's wrong-type violations the status the shipped observed-service profile maps them to", () => {
+      expect(mapped).toBe(422);
+      // pnpm runs the bin from the repository root and passes the user's directory as INIT_CWD.
+      const r = spawnSync(
+        process.execPath,
+        [cli, ...argv, "--profile", "../profiles/observed-service.json"],
+        {
+          cwd: tmpdir(),
+          encoding: "utf8",
+          env: { ...process.env, INIT_CWD: join(repo, "apps") },
+        },
+      );
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const statuses = wrongTypeStatuses(r.stdout);
+      expect(statuses.length).toBeGreaterThan(10);
+      expect(new Set(statuses)).toEqual(new Set([mapped]));
+      // The default profile pins another status for the same lines: the profile made the change.
+      expect(new Set(wrongTypeStatuses(run(argv).stdout))).toEqual(new Set([400]));
+    });
+
+    it.each([
+      ["not JSON", "{ nope", "text that is not JSON"],
+      [
+        "a wrong key",
+        '{"name":"x","statusMapping":{"pushToUserDevices":{"wrong-type":418}}}',
+        "418",
+      ],
+    ])("should exit 2 with one line naming the file for a profile that is %s", (_, text, part) => {
+      const dir = mkdtempSync(join(tmpdir(), "idp-gen-profile-"));
+      try {
+        writeFileSync(join(dir, "bad.json"), text);
+        const r = spawnSync(process.execPath, [cli, "push", "--profile", "bad.json"], {
+          encoding: "utf8",
+          env: { ...process.env, INIT_CWD: dir },
+        });
+        expect(r.status).toBe(2);
+        expect(r.stdout).toBe("");
+        expect(r.stderr).toMatch(
+          /^idp-gen: profile bad\.json: .*expected .*\(see idp-gen --help\)\n$/,
+        );
+        expect(r.stderr).toContain(part);
+        expect(r.stderr.trim().split("\n")).toHaveLength(1);
+        expect(r.stderr).not.toMatch(/\bat .+:\d+:\d+/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("should exit 2 naming the file when it does not exist, with a did-you-mean for a built-in", () => {
+      const r = run(["push", "--profile", "strcit"]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^idp-gen: profile strcit: expected .*did you mean "strict"\?/);
+    });
   });
 });

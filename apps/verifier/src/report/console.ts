@@ -1,10 +1,21 @@
 import type { CheckResult, CheckStatus, VerifyReport } from "../results.ts";
+import { type Paint, PLAIN } from "../terminal/colour.ts";
 import { failureLines, runsText, seconds, sourceText, statusGrid, verdictLine } from "./format.ts";
 
 const ICON: Record<CheckStatus, string> = { passed: "✓", failed: "✗", incomplete: "…", error: "!" };
+const TONE = {
+  passed: "green",
+  failed: "red",
+  incomplete: "yellow",
+  error: "yellow",
+} as const satisfies Record<CheckStatus, keyof Paint>;
+
+/** A status's icon, coloured when `paint` colours. */
+export const icon = (status: CheckStatus, paint: Paint = PLAIN): string =>
+  paint[TONE[status]](ICON[status]);
 
 /** One line per finished check, for live progress on stderr. */
-export function progressLine(r: CheckResult): string {
+export function progressLine(r: CheckResult, paint: Paint = PLAIN): string {
   const runs = runsText(r);
   const detail =
     r.status === "failed"
@@ -14,7 +25,7 @@ export function progressLine(r: CheckResult): string {
         : r.warnings.length
           ? ` — ${r.warnings.length} warning${r.warnings.length > 1 ? "s" : ""}`
           : "";
-  return `${ICON[r.status]} ${r.id} (${runs ? `${runs}, ` : ""}${seconds(r.durationMs)})${detail}`;
+  return `${icon(r.status, paint)} ${r.id} (${runs ? `${runs}, ` : ""}${seconds(r.durationMs)})${detail}`;
 }
 
 /** `shard 2/3 (10 of 30 units) · `, or nothing for a whole run. */
@@ -30,7 +41,7 @@ const indent = (lines: readonly string[], pad = "      ") => lines.map((l) => `$
  * per root cause with one exchange and the checks it broke; what could not be verified; what was
  * not checked; warnings; the status grid; the verdict.
  */
-export function renderConsole(report: VerifyReport): string {
+export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): string {
   const out: string[] = [];
   out.push(
     `idp-verify ${report.tool.version}: ${report.providerUrl}${report.embedded ? " (embedded reference provider)" : ""}`,
@@ -42,11 +53,11 @@ export function renderConsole(report: VerifyReport): string {
   if (report.findings.length > 0) {
     out.push(
       "",
-      `Findings: ${report.findings.length} root cause${report.findings.length > 1 ? "s" : ""} behind ${failed.length} failing check${failed.length > 1 ? "s" : ""}`,
+      `${paint.bold("Findings")}: ${report.findings.length} root cause${report.findings.length > 1 ? "s" : ""} behind ${failed.length} failing check${failed.length > 1 ? "s" : ""}`,
     );
     report.findings.forEach((f, i) => {
       const example = byId.get(f.example);
-      out.push("", `${i + 1}. ✗ ${f.summary}`);
+      out.push("", `${i + 1}. ${paint.red("✗")} ${f.summary}`);
       if (f.source) out.push(`      source:   ${sourceText(f)}`);
       out.push(
         `      affects:  ${f.checks.length} check${f.checks.length > 1 ? "s" : ""}: ${f.checks.join(", ")}`,
@@ -64,39 +75,63 @@ export function renderConsole(report: VerifyReport): string {
   }
   const broken = report.checks.filter((c) => c.status === "incomplete" || c.status === "error");
   if (broken.length > 0) {
-    out.push("", "Could not verify");
+    out.push("", paint.bold("Could not verify"));
     for (const r of broken)
       out.push(
-        `  ${ICON[r.status]} ${r.id}  ${r.status === "incomplete" ? "incomplete" : "could not run"}: ${r.reason}`,
+        `  ${icon(r.status, paint)} ${r.id}  ${r.status === "incomplete" ? "incomplete" : "could not run"}: ${r.reason}`,
       );
   }
   const warned = report.checks.filter((c) => c.warnings.length > 0);
   if (warned.length > 0) {
-    out.push("", "Warnings");
+    out.push("", paint.bold("Warnings"));
     for (const r of warned)
       for (const w of r.warnings)
-        out.push(`  ⚠ ${r.id}: ${w.message}${w.count > 1 ? ` (${w.count} times)` : ""}`);
+        out.push(
+          `  ${paint.yellow("⚠")} ${r.id}: ${w.message}${w.count > 1 ? ` (${w.count} times)` : ""}`,
+        );
   }
   if (report.leftOut.length > 0) {
-    out.push("", "Not checked (the options do not allow it; never counted as passed)");
+    out.push(
+      "",
+      `${paint.bold("Not checked")} (the options do not allow it; never counted as passed)`,
+    );
     for (const l of report.leftOut) out.push(`  - ${l.id}: ${l.reason}`);
   }
   if (report.providerStopped)
-    out.push("", `! the provider stopped answering, run ended early: ${report.providerStopped}`);
+    out.push(
+      "",
+      `${paint.yellow("!")} the provider stopped answering, run ended early: ${report.providerStopped}`,
+    );
   const grid = statusGrid(report);
   const width = Math.max(...grid.rows.map((r) => r.operation.length));
-  out.push("", "Statuses seen (operation x status; * = not documented, . = documented, none seen)");
+  out.push(
+    "",
+    `${paint.bold("Statuses seen")} (operation x status; * = not documented, . = documented, none seen)`,
+  );
   out.push(`  ${"".padEnd(width)}${grid.columns.map((c) => c.padStart(7)).join("")}`);
   for (const row of grid.rows)
     out.push(
       `  ${row.operation.padEnd(width)}${row.cells
-        .map((c) =>
-          (c.count > 0 ? `${c.count}${c.documented ? "" : "*"}` : c.documented ? "." : "").padStart(
-            7,
-          ),
-        )
+        .map((c) => {
+          const cell = (
+            c.count > 0 ? `${c.count}${c.documented ? "" : "*"}` : c.documented ? "." : ""
+          ).padStart(7);
+          // Coloured after padding: escape codes take no room on screen.
+          return c.count > 0 && !c.documented ? paint.yellow(cell) : cell;
+        })
         .join("")}`,
     );
-  out.push("", verdictLine(report));
+  out.push("", verdictText(report, paint));
   return `${out.join("\n")}\n`;
+}
+
+const VERDICT_TONE = ["green", "red", "yellow"] as const;
+
+/** The verdict line with its first word (PASSED, FAILED, COULD NOT VERIFY) bold and coloured. */
+export function verdictText(report: VerifyReport, paint: Paint = PLAIN): string {
+  const line = verdictLine(report);
+  const colon = line.indexOf(":");
+  if (!paint.enabled || colon < 0) return line;
+  const tone = VERDICT_TONE[report.exitCode] ?? "yellow";
+  return `${paint.bold(paint[tone](line.slice(0, colon)))}${line.slice(colon)}`;
 }
