@@ -129,6 +129,12 @@ try {
   console.log(
     `| provider CPU per request under idp-verify (its mix: stressed bodies, states) | ${perRequest(providerUs * seconds, r.requests.sent)} |`,
   );
+  // The provider is one Node process: one core. At its CPU per request in idp-verify's mix, this is
+  // the most any client could get from it, however little the client itself cost.
+  const providerBound = 1e6 / ((providerUs * seconds) / r.requests.sent);
+  console.log(
+    `| the provider's own limit on that mix (one core), as a ratio to the ceiling | ${Math.round(providerBound)} req/s, ${(providerBound / reference).toFixed(3)} |`,
+  );
   console.log(
     `| **ratio** to the mean ceiling (goal >= 0.5) | **${(rps / reference).toFixed(3)}** |`,
   );

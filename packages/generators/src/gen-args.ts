@@ -3,11 +3,11 @@ import {
   type DetailedOperationId,
   defaultProfile,
   detailedOperations,
+  didYouMean,
   loadProfile,
   ProfileError,
 } from "@idp/contracts";
 import type fc from "fast-check";
-import { closest } from "./_internal/did-you-mean.ts";
 import { GeneratorError } from "./errors.ts";
 import {
   MIN_STRESS_BODY_BYTES,
@@ -88,7 +88,7 @@ function oneOf<T>(flag: string, text: string, choices: Readonly<Record<string, T
   const value = Object.hasOwn(choices, text) ? choices[text] : undefined;
   if (value !== undefined) return value;
   const names = Object.keys(choices);
-  const guess = closest(text, names);
+  const guess = didYouMean(text, names);
   throw usage(
     `${flag} must be one of ${names.join(", ")} (received "${text}")${guess ? `: did you mean ${guess}?` : ""}`,
   );
@@ -116,7 +116,7 @@ function kindList(text: string): StressKind[] {
   const kinds = text.split(",").map((k) => k.trim());
   for (const kind of kinds)
     if (!(STRESS_KINDS as readonly string[]).includes(kind)) {
-      const guess = closest(kind, STRESS_KINDS);
+      const guess = didYouMean(kind, STRESS_KINDS);
       throw usage(
         `--kinds: unknown kind "${kind}"${guess ? `: did you mean ${guess}?` : ""} (expected a comma list of ${STRESS_KINDS.join(", ")})`,
       );
@@ -289,7 +289,7 @@ export function parseGenArgs(
     const name = head.replace(/^--?/, "");
     const spec = head.startsWith("--") ? OPTIONS.find((o) => o.name === name) : undefined;
     if (!spec) {
-      const guess = closest(
+      const guess = didYouMean(
         name,
         OPTIONS.map((o) => o.name),
       );
@@ -317,7 +317,7 @@ export function parseGenArgs(
   if (name === undefined) throw usage(`missing operation: expected one of ${names.join(", ")}`);
   const operation = CLI_OPERATIONS[name];
   if (operation === undefined) {
-    const guess = closest(name, names);
+    const guess = didYouMean(name, names);
     throw usage(
       `unknown operation "${name}"${guess ? `: did you mean ${guess}?` : ""} (expected one of ${names.join(", ")})`,
     );

@@ -3,8 +3,14 @@
 // Exit codes: 0 success; 1 the broker said no (can-i-deploy) or refused the content (409); 2 usage,
 // settings, credentials the broker refuses, or an environment that does not exist (one line).
 import { parseArgs } from "node:util";
-import { didYouMean } from "./did-you-mean.ts";
+import { didYouMean } from "@idp/contracts";
 import { PactsCliError } from "./errors.ts";
+
+/** ` (did you mean X?)`, or "" when nothing is close. */
+const hint = (word: string, known: readonly string[]): string => {
+  const match = didYouMean(word, known);
+  return match ? ` (did you mean ${match}?)` : "";
+};
 
 const COMMANDS = [
   "publish",
@@ -72,7 +78,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   if (!(COMMANDS as readonly string[]).includes(word))
     throw new PactsCliError(
       "E_CONFIG",
-      `unknown command "${word}"${didYouMean(word, COMMANDS)}: expected one of ${COMMANDS.join(", ")} (idp-pacts --help)`,
+      `unknown command "${word}"${hint(word, COMMANDS)}: expected one of ${COMMANDS.join(", ")} (idp-pacts --help)`,
     );
   const command = word as Command;
   if (rest.includes("--help") || rest.includes("-h")) {
@@ -133,7 +139,7 @@ function parse(command: Command, args: string[]): Record<string, string | string
       const flag = /'([^']+)'/.exec(message)?.[1]?.split("=")[0] ?? "";
       throw new PactsCliError(
         "E_CONFIG",
-        `unknown option '${flag}' for ${command}${didYouMean(flag, known)}; ${command} takes ${known.join(", ")} (pact-broker's own flags go after --)`,
+        `unknown option '${flag}' for ${command}${hint(flag, known)}; ${command} takes ${known.join(", ")} (pact-broker's own flags go after --)`,
         { cause },
       );
     }

@@ -241,6 +241,10 @@ function runInWorker(job: WorkerJob, hooks: ConformanceHooks): Promise<Conforman
   return new Promise((resolve, reject) => {
     const worker = new Worker(path, {
       workerData: job,
+      // Stressed bodies (up to 1 MiB each) are short-lived: a young generation larger than this
+      // only fills with them before a scavenge. Measured on --runs 5000 with 2 threads: peak RSS
+      // of the process tree 537 MiB by default, 378 MiB with 16 MiB, at the same speed.
+      resourceLimits: { maxYoungGenerationSizeMb: 16 },
       // From source (tests), the worker reads the workspace packages' sources, as vitest does.
       ...(source ? { execArgv: ["--conditions=@idp/source", "--no-warnings"] } : {}),
     });
