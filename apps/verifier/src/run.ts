@@ -12,6 +12,7 @@ import type { Config } from "./config/parse.ts";
 import { parseConfig } from "./config/parse.ts";
 import { describeError, EXIT, type ExitCode, VerifyError } from "./errors.ts";
 import { helpText } from "./help.ts";
+import { assertReplayDirWritable, writeReplays } from "./replay/files.ts";
 import { progressLine, renderConsole } from "./report/console.ts";
 import { renderHtml } from "./report/html.ts";
 import { renderJunit } from "./report/junit.ts";
@@ -27,7 +28,7 @@ export interface CliIo {
 const RENDERERS = {
   json: (r: VerifyReport) => `${JSON.stringify(r, null, 2)}\n`,
   junit: renderJunit,
-  html: renderHtml,
+  html: (r: VerifyReport, path: string) => renderHtml(r, { path }),
 } as const;
 
 /**
@@ -56,7 +57,7 @@ export function writeReports(report: VerifyReport, reports: Config["reports"]): 
   for (const { format, path } of reports) {
     try {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, RENDERERS[format](report));
+      writeFileSync(path, RENDERERS[format](report, path));
     } catch (e) {
       throw new VerifyError(
         "E_REPORT_WRITE",
@@ -85,13 +86,19 @@ export async function runCli(
     }
     const { config } = parsed;
     assertReportsWritable(config.reports);
+    if (config.replayDir) assertReplayDirWritable(config.replayDir);
     const report = await verify(config, {
       progress: (line) => io.stderr(`${line}\n`),
       onResult: (r) => io.stderr(`${progressLine(r)}\n`),
     });
+    const replays = writeReplays(report, config.profile);
     writeReports(report, config.reports);
     io.stdout(renderConsole(report));
     for (const { format, path } of config.reports) io.stderr(`${format} report: ${path}\n`);
+    if (config.replayDir)
+      io.stderr(
+        `replay files: ${replays.length} in ${config.replayDir} (run: npx vitest run <file>)\n`,
+      );
     return report.exitCode;
   } catch (e) {
     io.stderr(`${describeError(e)}\n`);

@@ -12,8 +12,10 @@ import { loadPacts, type PactFile } from "./pact/files.ts";
 import { PACT_PREFIX } from "./pact/ids.ts";
 import { verifyPacts } from "./pact/verify-pacts.ts";
 import { makePlan, selects } from "./plan.ts";
+import { replayPaths } from "./replay/files.ts";
+import { cellsOf, requiredCellsCheck } from "./report/cells.ts";
 import { findingsOf } from "./report/findings.ts";
-import { type CheckResult, exitCodeOf, type VerifyReport } from "./results.ts";
+import { type CheckResult, exitCodeOf, type Phase, type VerifyReport } from "./results.ts";
 import { CHECKS, OBSERVED_CHECKS, observeRules, withObservations } from "./rules/index.ts";
 import type { Credentials, RuleContext } from "./rules/types.ts";
 import { Secrets } from "./secrets.ts";
@@ -155,6 +157,13 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     };
     const hold = (r: CheckResult) =>
       config.shard || OBSERVED_CHECKS.has(r.id) ? held.push(r) : emit(r);
+    // Each kind's wall time, first start to last end (JUnit's suite time; checks run in parallel).
+    const phases: { pact?: Phase; conformance?: Phase } = {};
+    const timed = (kind: keyof typeof phases, run: Promise<unknown>, t0 = performance.now()) =>
+      run.then(() => {
+        const now = performance.now();
+        phases[kind] = { startedMs: Math.round(t0 - started), durationMs: Math.round(now - t0) };
+      });
     const pacts = plan.pacts
       ? verifyPacts({
           files,
@@ -180,7 +189,10 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     const conformance = Promise.all(
       plan.checks.map((def) => runCheck(def, engine, CHECKS.indexOf(def)).then(hold)),
     );
-    await Promise.all([pacts, conformance]);
+    await Promise.all([
+      plan.pacts ? timed("pact", pacts) : pacts,
+      plan.checks.length > 0 ? timed("conformance", conformance) : conformance,
+    ]);
     const selectedIds = new Set(plan.checks.map((c) => c.info.id));
     const foreign = new Set(
       [...OBSERVED_CHECKS].filter(
@@ -192,13 +204,32 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     );
     for (const r of held) emit(withObservations(r, observations, foreign));
 
+    const grid: Record<string, Record<string, number>> = {};
+    for (const [op, row] of client.tally)
+      grid[op] = Object.fromEntries(
+        [...row].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]),
+      );
+    const cells = cellsOf(grid, config.profile.documentedStatuses);
     const order = new Map(CHECKS.map((c, i) => [c.info.id, i]));
-    const ordered = [
+    const sorted = [
       ...results.filter((r) => r.kind === "pact"),
       ...results
         .filter((r) => r.kind === "conformance")
         .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)),
     ];
+    if (config.requireCells) {
+      const cellsCheck = requiredCellsCheck(cells, config.profile);
+      io.onResult?.(cellsCheck);
+      sorted.push(cellsCheck);
+    }
+    const tool = { name: "idp-verify" as const, version: VERSION };
+    const replays = config.replayDir
+      ? replayPaths(sorted, { providerUrl, tool }, config.profile, config.replayDir)
+      : new Map<string, string>();
+    const ordered = sorted.map((r) => {
+      const file = replays.get(r.id);
+      return file && r.failure ? { ...r, failure: { ...r.failure, replayFile: file } } : r;
+    });
     const summary = {
       passed: 0,
       failed: 0,
@@ -212,13 +243,8 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       summary.warnings += r.warnings.length;
     }
     const exitCode = exitCodeOf(ordered);
-    const grid: Record<string, Record<string, number>> = {};
-    for (const [op, row] of client.tally)
-      grid[op] = Object.fromEntries(
-        [...row].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]),
-      );
     return {
-      tool: { name: "idp-verify", version: VERSION },
+      tool,
       startedAt: startedAt.toISOString(),
       durationMs: Math.round(performance.now() - started),
       providerUrl,
@@ -242,6 +268,8 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       leftOut: plan.leftOut,
       grid,
       documentedStatuses: config.profile.documentedStatuses,
+      cells,
+      phases,
       requests: { sent: client.sent, answered: client.answered },
       ...(client.stoppedReason ? { providerStopped: client.stoppedReason } : {}),
       warnings: secrets.warnings(),
