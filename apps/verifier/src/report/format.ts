@@ -99,6 +99,7 @@ export function failureLines(f: Failure): string[] {
   if (f.observedDuring) lines.push(`seen:     while check ${f.observedDuring} ran (not shrunk)`);
   if (f.note) lines.push(`note:     ${f.note}`);
   if (f.replay) lines.push(`replay:   ${f.replay}`);
+  if (f.replayFile) lines.push(`test:     npx vitest run ${f.replayFile}`);
   return lines;
 }
 
