@@ -159,7 +159,9 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       config.shard || OBSERVED_CHECKS.has(r.id) ? held.push(r) : emit(r);
     // Each kind's wall time, first start to last end (JUnit's suite time; checks run in parallel).
     const phases: { pact?: Phase; conformance?: Phase } = {};
-    const timed = (kind: keyof typeof phases, run: Promise<unknown>, t0 = performance.now()) =>
+    // Both kinds start here: a check's own clock starts when it is created, before its first await.
+    const t0 = performance.now();
+    const timed = (kind: keyof typeof phases, run: Promise<unknown>) =>
       run.then(() => {
         const now = performance.now();
         phases[kind] = { startedMs: Math.round(t0 - started), durationMs: Math.round(now - t0) };
