@@ -87,7 +87,7 @@ interface Case {
 
 /** Test cases and suites of a JUnit file (attribute values unescaped). */
 function parseJunit(xml: string) {
-  const unescape = (s: string) =>
+  const unxml = (s: string) =>
     s
       .replaceAll("&quot;", '"')
       .replaceAll("&lt;", "<")
@@ -98,7 +98,7 @@ function parseJunit(xml: string) {
       /<testsuite name="([^"]*)" tests="(\d+)"[^>]* time="([\d.]+)"[^>]*>([\s\S]*?)<\/testsuite>/g,
     ),
   ].map((m) => ({
-    name: unescape(m[1] as string),
+    name: unxml(m[1] as string),
     tests: Number(m[2]),
     time: Number(m[3]),
     body: m[4] as string,
@@ -110,13 +110,13 @@ function parseJunit(xml: string) {
       ),
     ].map((m) => ({
       suite: s.name,
-      classname: unescape(m[1] as string),
-      name: unescape(m[2] as string),
+      classname: unxml(m[1] as string),
+      name: unxml(m[2] as string),
       time: Number(m[3]),
       body: m[4] ?? "",
     })),
   );
-  return { suites, cases, unescape };
+  return { suites, cases, unxml };
 }
 
 describe("the JUnit report", () => {
@@ -160,16 +160,16 @@ describe("the JUnit report", () => {
   });
 
   it("gives each failure its first line as message and every detail in the body", () => {
-    const { cases, unescape } = parseJunit(failing.junit);
+    const { cases, unxml } = parseJunit(failing.junit);
     const failures = cases.filter((c) => c.body.includes("<failure"));
     const failed = failing.report.checks.filter((c) => c.status === "failed");
     expect(failures.length).toBe(failed.length);
     for (const c of failures) {
       const check = failed.find((x) => x.id === c.name || x.title === c.name);
-      const message = unescape(/<failure message="([^"]*)"/.exec(c.body)?.[1] ?? "");
+      const message = unxml(/<failure message="([^"]*)"/.exec(c.body)?.[1] ?? "");
       expect(message).not.toMatch(/\n/);
       expect(message).toBe(check?.failure?.message.split("\n")[0]);
-      const details = unescape(/<failure [^>]*>([\s\S]*)<\/failure>/.exec(c.body)?.[1] ?? "");
+      const details = unxml(/<failure [^>]*>([\s\S]*)<\/failure>/.exec(c.body)?.[1] ?? "");
       if (check?.failure?.curl) expect(details).toContain(`curl:     ${check.failure.curl}`);
       if (check?.failure?.exchange) expect(details).toContain(check.failure.exchange.request.url);
     }
@@ -196,12 +196,12 @@ describe("the JUnit report", () => {
   });
 
   it("marks left-out checks skipped, with what would enable them", () => {
-    const { cases, unescape } = parseJunit(noStates.junit);
+    const { cases, unxml } = parseJunit(noStates.junit);
     const left = noStates.report.leftOut;
     expect(left.length).toBeGreaterThan(0);
     for (const l of left) {
       const c = cases.find((x) => x.name === l.id || `pact.${x.name}` === l.id);
-      const skipped = unescape(/<skipped message="([^"]*)"\/>/.exec(c?.body ?? "")?.[1] ?? "");
+      const skipped = unxml(/<skipped message="([^"]*)"\/>/.exec(c?.body ?? "")?.[1] ?? "");
       expect(skipped, l.id).toBe(
         `not checked: ${l.reason}${l.enabledBy ? ` (needs ${l.enabledBy})` : ""}`,
       );
@@ -215,11 +215,11 @@ describe("the JUnit report", () => {
       { runs: 1_000_000 },
     );
     assertWellFormedXml(r.junit);
-    const { cases, unescape } = parseJunit(r.junit);
+    const { cases, unxml } = parseJunit(r.junit);
     const check = r.report.checks.find((c) => c.id === "R6.no-5xx");
     expect(check?.status).toBe("incomplete");
     const body = cases.find((c) => c.name === "R6.no-5xx")?.body ?? "";
-    expect(unescape(/<error message="([^"]*)" type="incomplete">/.exec(body)?.[1] ?? "")).toBe(
+    expect(unxml(/<error message="([^"]*)" type="incomplete">/.exec(body)?.[1] ?? "")).toBe(
       `incomplete: ${check?.reason}`,
     );
   });
