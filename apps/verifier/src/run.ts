@@ -97,7 +97,7 @@ export async function runCli(
     for (const { format, path } of config.reports) io.stderr(`${format} report: ${path}\n`);
     if (config.replayDir)
       io.stderr(
-        `replay files: ${replays.length} in ${config.replayDir} (run: npx vitest run <file>)\n`,
+        `replay files: ${replays.length} in ${config.replayDir} (run them: npx vitest run --root ${config.replayDir})\n`,
       );
     return report.exitCode;
   } catch (e) {

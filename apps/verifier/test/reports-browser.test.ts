@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The HTML report in a real browser: headless Chromium (Debian's `chromium`, installed by .ci/run)
 // driven by playwright-core renders the report of a failing and of a passing run at 1280x800 and
 // measures what a reader sees. Screenshots go to apps/verifier/reports/browser-test/ (git-ignored).
@@ -95,7 +96,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in headless Chromium (1280x800)
     await page.screenshot({ path: join(SHOTS, "failing-first-screen.png") });
     await page.screenshot({ path: join(SHOTS, "failing-full.png"), fullPage: true });
     const banner = await page.locator("header.banner").boundingBox();
-    expect(await page.locator("header.banner .verdict").innerText()).toMatch(/^FAILED: /);
+    expect(await page.locator("header.banner .verdict").textContent()).toMatch(/^FAILED: /);
     expect(banner?.y).toBeLessThan(100);
     expect(await page.locator("#findings ol.findings > li").count()).toBe(
       failing.report.findings.length,
@@ -176,7 +177,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the HTML report in headless Chromium (1280x800)
     const page = await open(passing.file);
     await page.screenshot({ path: join(SHOTS, "passing-first-screen.png") });
     await page.screenshot({ path: join(SHOTS, "passing-full.png"), fullPage: true });
-    expect(await page.locator("header.banner .verdict").innerText()).toMatch(/^PASSED: /);
+    expect(await page.locator("header.banner .verdict").textContent()).toMatch(/^PASSED: /);
     expect(await page.locator("#findings").count()).toBe(0);
     expect(await page.locator("#statuses table.grid").isVisible()).toBe(true);
     expect(await page.locator("#all-checks table.checks tr td.s-passed").count()).toBe(

@@ -131,7 +131,8 @@ export function writeReplays(report: VerifyReport, profile: ContractProfile): st
     const plan = planReplay(c, report, profile);
     if ("none" in plan) continue;
     try {
-      writeFileSync(file, renderReplay(plan.spec, report));
+      const fileName = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
+      writeFileSync(file, renderReplay({ ...plan.spec, fileName }, report));
     } catch (e) {
       throw new VerifyError(
         "E_REPORT_WRITE",

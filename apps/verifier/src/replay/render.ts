@@ -21,6 +21,8 @@ export interface ReplaySpec {
   readonly state?: { readonly url: string; readonly body: string };
   readonly expected: Expected;
   readonly tool: string;
+  /** The file's own name, for its "how to run" line. */
+  readonly fileName?: string;
 }
 
 /** Nothing that ends a line may reach a `//` comment: the text would run on as code. */
@@ -229,8 +231,8 @@ export function renderReplay(
     ...expectedWords(expected).map((w) => `//   - ${comment(w)}`),
     "//",
     "// It sends the same request again (the same bytes) and fails while the provider answers as it did;",
-    "// it passes once the provider is fixed. It needs only vitest:",
-    `//   IDP_PROVIDER_URL=${comment(spec.providerUrl)}${spec.state ? ` IDP_PROVIDER_STATES_URL=${comment(spec.state.url)}` : ""}${usesEnv ? " IDP_USERNAME=... IDP_PASSWORD=..." : ""} npx vitest run <this file>`,
+    "// it passes once the provider is fixed. It needs only vitest, rooted at this file's folder:",
+    `//   IDP_PROVIDER_URL=${comment(spec.providerUrl)}${spec.state ? ` IDP_PROVIDER_STATES_URL=${comment(spec.state.url)}` : ""}${usesEnv ? " IDP_USERNAME=... IDP_PASSWORD=..." : ""} npx vitest run --root <this folder> ${comment(spec.fileName ?? "<this file>")}`,
     "// (the URLs default to those of the run).",
     'import { request as httpRequest } from "node:http";',
     'import { request as httpsRequest } from "node:https";',

@@ -99,8 +99,18 @@ export function failureLines(f: Failure): string[] {
   if (f.observedDuring) lines.push(`seen:     while check ${f.observedDuring} ran (not shrunk)`);
   if (f.note) lines.push(`note:     ${f.note}`);
   if (f.replay) lines.push(`replay:   ${f.replay}`);
-  if (f.replayFile) lines.push(`test:     npx vitest run ${f.replayFile}`);
+  if (f.replayFile) lines.push(`test:     ${replayTestCommand(f.replayFile)}`);
   return lines;
+}
+
+/**
+ * How to run one replay file: vitest rooted at its folder (a project's own vitest config, e.g. this
+ * repository's, would not pick up a file outside its projects), filtered to the file.
+ */
+export function replayTestCommand(file: string): string {
+  const cut = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+  const q = (s: string) => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+  return `npx vitest run --root ${q(file.slice(0, cut) || "/")} ${q(file.slice(cut + 1))}`;
 }
 
 /** `12/100 runs` for a conformance check. */

@@ -3,7 +3,14 @@ import { cutAtCodePoint, type Exchange } from "../http/exchange.ts";
 import type { CheckResult, CheckStatus, Failure, PactMismatch, VerifyReport } from "../results.ts";
 import { CELLS_CHECK_ID, cellsText, missingClientErrorCells } from "./cells.ts";
 import { shardText } from "./console.ts";
-import { ruleSentence, runsText, seconds, statusGrid, verdictLine } from "./format.ts";
+import {
+  replayTestCommand,
+  ruleSentence,
+  runsText,
+  seconds,
+  statusGrid,
+  verdictLine,
+} from "./format.ts";
 
 /** How much of a body the page shows (the JSON report and the replay file hold all of it). */
 const BODY_SHOWN = 6000;
@@ -228,7 +235,7 @@ function failureSection(r: CheckResult, n: number, htmlPath: string | undefined)
       command(
         "replay test",
         `test-${n}`,
-        `npx vitest run ${f.replayFile}`,
+        replayTestCommand(f.replayFile),
         `<span class="small"><a href="${esc(linkTo(f.replayFile, htmlPath))}">${esc(f.replayFile.split(/[\\/]/).pop() ?? "")}</a>: fails until the provider is fixed</span>`,
       ),
     );
