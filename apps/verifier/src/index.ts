@@ -4,15 +4,19 @@ export { EXIT, type ExitCode, VerifyError, type VerifyErrorCode } from "./errors
 export { helpText } from "./help.ts";
 export { MAX_BODY_BYTES } from "./http/send.ts";
 export { parseFfiResults } from "./pact/ffi-results.ts";
+export { writeReplays } from "./replay/files.ts";
+export { cellsOf, missingClientErrorCells, REQUIRED_CLIENT_ERRORS } from "./report/cells.ts";
 export { renderConsole } from "./report/console.ts";
 export { renderHtml } from "./report/html.ts";
 export { renderJunit } from "./report/junit.ts";
 export type {
+  Cell,
   CheckResult,
   CheckStatus,
   Failure,
   LeftOut,
   PactMismatch,
+  Phase,
   VerifyReport,
   Warning,
 } from "./results.ts";

@@ -42,6 +42,10 @@ export interface Failure {
   readonly note?: string;
   /** Pact only: the mismatches, by path. */
   readonly mismatches?: readonly PactMismatch[];
+  /** The whole body sent, when the exchange keeps only its start (over 64 KiB): replays need it. */
+  readonly sentBody?: string;
+  /** With `--replay-dir`: the vitest file that replays this failure (absolute path). */
+  readonly replayFile?: string;
 }
 
 export interface PactMismatch {
@@ -95,6 +99,19 @@ export interface LeftOut {
   readonly enabledBy?: string;
 }
 
+/** A documented (operation, status) cell of the grid (`report.cells`). */
+export interface Cell {
+  readonly operation: string;
+  readonly status: number;
+  readonly seen: boolean;
+}
+
+/** When a kind of check ran, in ms from the run's start. */
+export interface Phase {
+  readonly startedMs: number;
+  readonly durationMs: number;
+}
+
 export type Verdict = "passed" | "failed" | "could-not-verify";
 
 export interface VerifyReport {
@@ -123,6 +140,13 @@ export interface VerifyReport {
   readonly grid: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** The statuses each operation documents under the run's profile (R3; the grid marks the rest). */
   readonly documentedStatuses: Readonly<Record<string, readonly number[]>>;
+  /** Every documented (operation, status) cell, and whether any request of the run produced it. */
+  readonly cells: readonly Cell[];
+  /** Wall time of each kind of check: from its first start to its last end (ms from `startedAt`). */
+  readonly phases: {
+    readonly pact?: Phase;
+    readonly conformance?: Phase;
+  };
   readonly requests: { readonly sent: number; readonly answered: number };
   /** Set when the provider stopped answering and the run ended early. */
   readonly providerStopped?: string;

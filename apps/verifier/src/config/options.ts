@@ -215,6 +215,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     description: "run only the i-th of n disjoint parts of the checks (CI matrices) [extension]",
   },
   {
+    name: "require-cells",
+    type: "boolean",
+    group: "checks",
+    description:
+      "fail (exit 1) when no request got some documented client-error status (400, 401, 403, 404, 422) of an operation; the failed check cells.required names them [extension]",
+  },
+  {
     name: "report",
     type: "string",
     multiple: true,
@@ -222,6 +229,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     group: "output",
     description:
       "write a report: json=..., junit=..., html=... (paths from the working directory); repeat for several",
+  },
+  {
+    name: "replay-dir",
+    type: "string",
+    value: "DIR",
+    group: "output",
+    description:
+      "write a vitest file per failure that replays its request and fails until the provider is fixed [extension]",
   },
   { name: "version", type: "boolean", group: "general", description: "print the version" },
   { name: "help", type: "boolean", short: "h", group: "general", description: "print this help" },

@@ -68,6 +68,10 @@ export interface Config {
   readonly maxConsecutiveTransportFailures: number;
   readonly reports: readonly { readonly format: ReportFormat; readonly path: string }[];
   readonly shard?: Shard;
+  /** `--replay-dir`: where to write a vitest replay file per failure. */
+  readonly replayDir?: string;
+  /** `--require-cells`: every documented client-error cell must be seen (check cells.required). */
+  readonly requireCells: boolean;
   /** Where relative paths start: the directory the user ran the command from. */
   readonly cwd: string;
 }
@@ -419,6 +423,12 @@ export function parseConfig(
     return { format: m[1] as ReportFormat, path: resolve(cwd, m[2]) };
   });
 
+  if (values["require-cells"] === true && typeof values.shard === "string")
+    fail(
+      "--require-cells judges the statuses of a whole run; it does not go with --shard (a shard sends only part of the requests)",
+    );
+  if (values["replay-dir"] === "") fail("--replay-dir needs a directory (DIR)");
+
   const config: Config = {
     ...(providerUrl !== undefined ? { providerUrl } : {}),
     ...(username !== undefined && password !== undefined
@@ -473,6 +483,10 @@ export function parseConfig(
       parseOrFail(reportSchema, r),
     ),
     ...(typeof values.shard === "string" ? { shard: parseShard(values.shard) } : {}),
+    ...(typeof values["replay-dir"] === "string"
+      ? { replayDir: resolve(cwd, values["replay-dir"]) }
+      : {}),
+    requireCells: values["require-cells"] === true,
     cwd,
   };
   return { kind: "run", config };

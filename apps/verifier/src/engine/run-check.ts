@@ -277,6 +277,10 @@ async function shrink(
         }
       : {}),
     ...(exchange ? { exchange, curl: curlCommand(exchange) } : {}),
+    // A replay needs the exact bytes: a body cut in the exchange is kept whole here.
+    ...(exchange?.request.bodyTruncated && answer?.request.body !== undefined
+      ? { sentBody: answer.request.body }
+      : {}),
     ...(last.batch && states && run.batches
       ? { setup: states.setupCommand(run.batches.name, last.batch.params) }
       : {}),

@@ -33,9 +33,47 @@ export function exchangeLines(exchange: Exchange): string[] {
   return lines;
 }
 
+/** The R1 variants' requests, as the subject of a sentence. */
+const AUTH_SUBJECTS: Readonly<Record<string, string>> = {
+  "no-header": "A request without an Authorization header",
+  "other-scheme": "A request whose Authorization uses a scheme other than Basic",
+  "bad-base64": "A request whose Basic credentials are not base64",
+  "no-colon": "A request whose Basic credentials have no colon between user and password",
+  "wrong-user": "A request with a wrong username",
+  "wrong-password": "A request with a wrong password",
+};
+
+const sentence = (s: string): string => {
+  const t = s.trim();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? "" : "."}`;
+};
+
+/**
+ * What a check asserts, as one plain sentence: `A request with a wrong password gets 401 with error
+ * "authentication_failed", whatever its body.`; for a pact, what its consumer expects.
+ */
+export function ruleSentence(
+  check: Pick<CheckResult, "id" | "kind" | "title" | "consumer">,
+): string {
+  if (check.kind === "pact") {
+    const who = check.consumer
+      ? `${check.consumer.name}${check.consumer.version ? ` ${check.consumer.version}` : ""}`
+      : "the consumer";
+    return `The pact of ${who} expects: ${sentence(check.title)}`;
+  }
+  const variant = /^R1\.auth\.(.+)$/.exec(check.id)?.[1];
+  const subject = variant ? AUTH_SUBJECTS[variant] : undefined;
+  if (subject) return `${subject} gets 401 with error "authentication_failed", whatever its body.`;
+  const login = /^R7\.push-(40[34])$/.exec(check.id)?.[1];
+  if (login)
+    return `A valid push ${login === "404" ? "to an id no login user has" : "to a login user of another login app"} gets ${login} (or the status a profile pins instead).`;
+  return sentence(check.title.replace(/>= ?(\d+)/g, "with a status of $1 or more"));
+}
+
 /** Where a failure's rule comes from, in words: `spec (service-interface.md: Errors)`. */
-export const sourceText = (f: { readonly source?: Failure["source"] | undefined }): string =>
-  f.source ? `${f.source.source} (${f.source.ref})` : "";
+export const sourceText = (f: {
+  readonly source?: { readonly source: string; readonly ref: string } | undefined;
+}): string => (f.source ? `${f.source.source} (${f.source.ref})` : "");
 
 /** Every line of a failure, as the console and the JUnit body print them. */
 export function failureLines(f: Failure): string[] {
@@ -61,7 +99,18 @@ export function failureLines(f: Failure): string[] {
   if (f.observedDuring) lines.push(`seen:     while check ${f.observedDuring} ran (not shrunk)`);
   if (f.note) lines.push(`note:     ${f.note}`);
   if (f.replay) lines.push(`replay:   ${f.replay}`);
+  if (f.replayFile) lines.push(`test:     ${replayTestCommand(f.replayFile)}`);
   return lines;
+}
+
+/**
+ * How to run one replay file: vitest rooted at its folder (a project's own vitest config, e.g. this
+ * repository's, would not pick up a file outside its projects), filtered to the file.
+ */
+export function replayTestCommand(file: string): string {
+  const cut = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+  const q = (s: string) => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+  return `npx vitest run --root ${q(file.slice(0, cut) || "/")} ${q(file.slice(cut + 1))}`;
 }
 
 /** `12/100 runs` for a conformance check. */

@@ -1,4 +1,5 @@
-import type { CheckResult, VerifyReport } from "../results.ts";
+import type { CheckResult, LeftOut, VerifyReport } from "../results.ts";
+import { CELLS_CHECK_ID } from "./cells.ts";
 import { failureLines, verdictLine } from "./format.ts";
 
 // XML 1.0 forbids control characters and lone surrogates: each becomes U+FFFD.
@@ -14,46 +15,91 @@ const xml = (s: string) =>
     .replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
 
-function testcase(r: CheckResult): string {
-  const classname = r.kind === "pact" ? "pact" : `conformance.${r.rule ?? ""}`;
-  const name = r.kind === "pact" ? r.title : r.id;
-  const attrs = `classname="${xml(classname)}" name="${xml(name)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
-  const f = r.failure;
-  const out = [`    <testcase ${attrs}>`];
-  if (r.status === "failed" && f)
-    out.push(
-      `      <failure message="${xml(f.message)}" type="${xml(r.rule ?? "pact")}">${xml(failureLines(f).join("\n"))}</failure>`,
-    );
-  else if (r.status === "incomplete")
-    out.push(`      <error message="${xml(`incomplete: ${r.reason ?? ""}`)}" type="incomplete"/>`);
-  else if (r.status === "error")
-    out.push(`      <error message="${xml(r.reason ?? "")}" type="could-not-verify"/>`);
-  if (r.warnings.length > 0)
-    out.push(
-      `      <system-out>${xml(r.warnings.map((w) => `warning: ${w.message} (${w.count}x)`).join("\n"))}</system-out>`,
-    );
-  out.push("    </testcase>");
-  return out.join("\n");
+/** An attribute holds one line: reporters show `message` as a title. */
+const firstLine = (s: string) => s.split(/\r?\n/, 1)[0] ?? "";
+const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+type Kind = CheckResult["kind"];
+
+/**
+ * classname and name of a case. GitHub's and GitLab's reporters print `classname` and `name` side
+ * by side, so the name never repeats the classname: pact cases are the interaction's description
+ * (with the consumer when the run has several), conformance cases the check id under its rule.
+ */
+export function caseNames(
+  r: Pick<CheckResult, "id" | "kind" | "rule" | "title" | "consumer">,
+  severalConsumers: boolean,
+): { readonly classname: string; readonly name: string } {
+  if (r.kind === "pact") {
+    const who = r.consumer
+      ? ` (${r.consumer.name}${r.consumer.version ? ` ${r.consumer.version}` : ""})`
+      : "";
+    return { classname: "pact", name: `${r.title}${severalConsumers ? who : ""}` };
+  }
+  const group = r.id === CELLS_CHECK_ID ? "cells" : (r.rule ?? r.id.split(".")[0] ?? "");
+  return { classname: `conformance.${group}`, name: r.id };
 }
 
-/** JUnit XML: a suite per kind, a case per check and per pact interaction. */
+function testcase(r: CheckResult, severalConsumers: boolean): string {
+  const { classname, name } = caseNames(r, severalConsumers);
+  const attrs = `classname="${xml(classname)}" name="${xml(name)}" time="${secs(r.durationMs)}"`;
+  const f = r.failure;
+  const body: string[] = [];
+  if (r.status === "failed")
+    body.push(
+      `      <failure message="${xml(firstLine(f?.message ?? "failed"))}" type="${xml(r.rule ?? (r.kind === "pact" ? "pact" : "cells"))}">${xml(f ? failureLines(f).join("\n") : "")}</failure>`,
+    );
+  else if (r.status === "incomplete")
+    body.push(
+      `      <error message="${xml(firstLine(`incomplete: ${r.reason ?? ""}`))}" type="incomplete">${xml(r.reason ?? "")}</error>`,
+    );
+  else if (r.status === "error")
+    body.push(
+      `      <error message="${xml(firstLine(`could not run: ${r.reason ?? ""}`))}" type="could-not-verify">${xml(r.reason ?? "")}</error>`,
+    );
+  if (r.warnings.length > 0)
+    body.push(
+      `      <system-out>${xml(r.warnings.map((w) => `warning: ${w.message}${w.count > 1 ? ` (${w.count} times)` : ""}`).join("\n"))}</system-out>`,
+    );
+  return body.length === 0
+    ? `    <testcase ${attrs}/>`
+    : [`    <testcase ${attrs}>`, ...body, "    </testcase>"].join("\n");
+}
+
+const skipped = (kind: Kind, l: LeftOut) =>
+  `    <testcase classname="${kind === "pact" ? "pact" : `conformance.${xml(l.id.split(".")[0] ?? "")}`}" name="${xml(kind === "pact" ? l.id.replace(/^pact\./, "") : l.id)}" time="0.000">\n      <skipped message="${xml(firstLine(`not checked: ${l.reason}${l.enabledBy ? ` (needs ${l.enabledBy})` : ""}`))}"/>\n    </testcase>`;
+
+/**
+ * JUnit XML: a suite per kind (pact, conformance) that has a case, a case per check. A suite's time
+ * is the kind's wall time (its checks run in parallel, so their times do not add up); a case's is
+ * the check's own wall time. Left-out checks are skipped cases; incomplete ones and those that could
+ * not run are errors.
+ */
 export function renderJunit(report: VerifyReport): string {
-  const suites = (["pact", "conformance"] as const).map((kind) => {
+  const consumers = new Set(
+    report.checks.flatMap((c) =>
+      c.consumer ? [`${c.consumer.name}\u0000${c.consumer.version ?? ""}`] : [],
+    ),
+  );
+  const started = Date.parse(report.startedAt);
+  const suites = (["pact", "conformance"] as const).flatMap((kind) => {
     const cases = report.checks.filter((c) => c.kind === kind);
-    const count = (...s: string[]) => cases.filter((c) => s.includes(c.status)).length;
     const left = report.leftOut.filter((l) => l.kind === kind);
-    const time = cases.reduce((t, c) => Math.max(t, c.durationMs), 0) / 1000;
+    if (cases.length + left.length === 0) return [];
+    const count = (...s: string[]) => cases.filter((c) => s.includes(c.status)).length;
+    const phase = report.phases?.[kind];
+    const wall = phase?.durationMs ?? cases.reduce((t, c) => Math.max(t, c.durationMs), 0);
+    const at = new Date(started + (phase?.startedMs ?? 0)).toISOString().replace(/\.\d+Z$/, "");
     return [
-      `  <testsuite name="idp-verify.${kind}" tests="${cases.length + left.length}" failures="${count("failed")}" errors="${count("error", "incomplete")}" skipped="${left.length}" time="${time.toFixed(3)}" timestamp="${report.startedAt}">`,
-      `    <properties><property name="tool" value="idp-verify ${xml(report.tool.version)}"/><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/><property name="provider" value="${xml(report.providerUrl)}"/>${report.shard ? `<property name="shard" value="${report.shard.index}/${report.shard.total}"/>` : ""}</properties>`,
-      ...cases.map(testcase),
-      ...left.map(
-        (l) =>
-          `    <testcase classname="${kind}" name="${xml(l.id)}" time="0.000">\n      <skipped message="${xml(`not checked: ${l.reason}`)}"/>\n    </testcase>`,
-      ),
-      "  </testsuite>",
-    ].join("\n");
+      [
+        `  <testsuite name="idp-verify ${kind}" tests="${cases.length + left.length}" failures="${count("failed")}" errors="${count("error", "incomplete")}" skipped="${left.length}" time="${secs(wall)}" timestamp="${at}">`,
+        `    <properties><property name="tool" value="idp-verify ${xml(report.tool.version)}"/><property name="provider" value="${xml(report.providerUrl)}"/><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/><property name="profile" value="${xml(report.profile.name)}"/>${report.shard ? `<property name="shard" value="${report.shard.index}/${report.shard.total}"/>` : ""}</properties>`,
+        ...cases.map((c) => testcase(c, consumers.size > 1)),
+        ...left.map((l) => skipped(kind, l)),
+        "  </testsuite>",
+      ].join("\n"),
+    ];
   });
   const s = report.summary;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<!-- ${xml(verdictLine(report)).replaceAll("--", "- -")} -->\n<testsuites name="idp-verify${report.shard ? ` shard ${report.shard.index}/${report.shard.total}` : ""}" tests="${report.checks.length + report.leftOut.length}" failures="${s.failed}" errors="${s.error + s.incomplete}" skipped="${s.leftOut}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join("\n")}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<!-- ${xml(verdictLine(report)).replaceAll("--", "- -")} -->\n<testsuites name="idp-verify${report.shard ? ` shard ${report.shard.index}/${report.shard.total}` : ""}" tests="${report.checks.length + report.leftOut.length}" failures="${s.failed}" errors="${s.error + s.incomplete}" skipped="${s.leftOut}" time="${secs(report.durationMs)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }

@@ -1,0 +1,160 @@
+import {
+  AUTHENTICATION_FAILED,
+  type ContractProfile,
+  type DetailedOperationId,
+  detailedOperations,
+  type ErrorsItemKind,
+  expectedRejection,
+} from "@idp/contracts";
+import { operationOfRequest } from "../report/findings.ts";
+import type { CheckResult, Failure, PactMismatch } from "../results.ts";
+
+/** One assertion on a JSON body value, at a JSONPath like `$.errors[0]`. */
+export interface ValueAssertion {
+  readonly path: string;
+  readonly equals?: unknown;
+  /** The JSON type the value must have (pact's `type` matcher). */
+  readonly type?: string;
+  /** A regular expression the value must match (pact's `regex` matcher). */
+  readonly matches?: string;
+}
+
+/**
+ * What the broken rule expects of the answer to the replayed request, as data a replay file asserts.
+ * Every field is one assertion; an absent field asserts nothing.
+ */
+export interface Expected {
+  /** The status must be one of these. */
+  readonly status?: readonly number[];
+  /** The status must be below this (R6). */
+  readonly statusBelow?: number;
+  /** Answers with a status from `from` up carry the error body (R2; R1's 401). */
+  readonly errorBody?: { readonly from: number; readonly errorsItems: readonly ErrorsItemKind[] };
+  /** The media type of Content-Type (pact headers and body type). */
+  readonly contentType?: string;
+  readonly values?: readonly ValueAssertion[];
+  /** The JSON body has the shape of this example: the same type at each of its paths (pact `type`). */
+  readonly bodyLike?: unknown;
+  /** A success answer (2xx) carries no body (R8). */
+  readonly noSuccessBody?: true;
+  /** R4 createSchema: a 422 may mean the name is taken (allowed); the same schema renamed must then get 201. */
+  readonly renameOn422?: true;
+}
+
+/** The operation of a failure's request. */
+export function operationOf(f: Failure): DetailedOperationId | undefined {
+  const ex = f.exchange;
+  if (!ex) return undefined;
+  return ex.operation ?? operationOfRequest(ex.request.method, ex.request.url);
+}
+
+/**
+ * The expected answer for a failed check, or why there is none. The conformance rules are asserted
+ * as their judges do (contracts' judges and the run's profile); a pact's failure as its mismatches.
+ */
+export function expectedOf(
+  check: CheckResult,
+  profile: ContractProfile,
+  body: string | undefined,
+): Expected | { readonly none: string } {
+  const f = check.failure;
+  if (!f) return { none: "no failure recorded" };
+  if (check.kind === "pact") return pactExpected(f.mismatches ?? []);
+  const op = operationOf(f);
+  const errorBody = { from: 400, errorsItems: profile.errorsItems };
+  switch (f.rule) {
+    case "R1":
+      return {
+        status: [401],
+        errorBody,
+        values: [{ path: "$.error", equals: AUTHENTICATION_FAILED }],
+      };
+    case "R2":
+      return { errorBody };
+    case "R3":
+      return op ? { status: profile.documentedStatuses[op] } : { none: "the operation is unknown" };
+    case "R4":
+      return op
+        ? {
+            status: [detailedOperations[op].successStatus],
+            ...(op === "createSchema" ? { renameOn422: true as const } : {}),
+          }
+        : { none: "the operation is unknown" };
+    case "R5": {
+      const pin = op && body !== undefined ? expectedRejection(op, body, profile) : undefined;
+      return pin ? { status: [pin.status] } : { none: "the profile pins no status for this body" };
+    }
+    case "R6":
+      return { statusBelow: 500 };
+    case "R7": {
+      const kind = check.id.endsWith("403") ? "otherLoginApp" : "unknown";
+      return { status: [profile.loginUserStatuses[kind]] };
+    }
+    case "R8":
+      return { noSuccessBody: true };
+    default:
+      return { none: "not a request's failure" };
+  }
+}
+
+const parseJson = (text: string | undefined): { ok: true; value: unknown } | { ok: false } => {
+  if (text === undefined) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+};
+
+/** `application/json` from `"application/json"`, `application/json` or `application/json; charset=x`. */
+function mediaType(text: string | undefined): string | undefined {
+  const parsed = parseJson(text);
+  const value = parsed.ok && typeof parsed.value === "string" ? parsed.value : text;
+  const type = value?.split(";")[0]?.trim().toLowerCase();
+  return type ? type : undefined;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  String: "string",
+  Number: "number",
+  Integer: "number",
+  Decimal: "number",
+  Boolean: "boolean",
+  Array: "array",
+  Object: "object",
+  Map: "object",
+  Null: "null",
+};
+
+/** A pact's failure: what its mismatches say the answer must be, by path. */
+export function pactExpected(mismatches: readonly PactMismatch[]): Expected {
+  let status: number[] | undefined;
+  let contentType: string | undefined;
+  let bodyLike: unknown;
+  const values: ValueAssertion[] = [];
+  for (const m of mismatches) {
+    if (m.type === "status" && /^\d{3}$/.test(m.expected ?? "")) status = [Number(m.expected)];
+    else if (m.type === "header" && /^content-type$/i.test(m.path ?? ""))
+      contentType = mediaType(m.expected) ?? contentType;
+    else if (m.type === "bodytype") contentType = mediaType(m.expected) ?? contentType;
+    else if (m.type === "body" && m.path !== undefined) {
+      const expected = parseJson(m.expected);
+      if (m.path === "/" || m.path === "$") {
+        if (expected.ok) bodyLike = expected.value;
+        continue;
+      }
+      const regex = /to match '(.*)'$/.exec(m.message)?.[1];
+      const sameType = /to be the same type as .*\((\w+)\)$/.exec(m.message)?.[1];
+      if (regex !== undefined) values.push({ path: m.path, matches: regex });
+      else if (sameType !== undefined && TYPE_WORDS[sameType])
+        values.push({ path: m.path, type: TYPE_WORDS[sameType] as string });
+      else if (expected.ok) values.push({ path: m.path, equals: expected.value });
+    }
+  }
+  return {
+    ...(status ? { status } : {}),
+    ...(contentType ? { contentType } : {}),
+    ...(values.length > 0 ? { values } : {}),
+    ...(bodyLike !== undefined ? { bodyLike } : {}),
+  };
+}
