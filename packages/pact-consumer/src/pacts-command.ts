@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { didYouMean } from "@idp/contracts";
 import { PactsCliError } from "./errors.ts";
+import { VERSION } from "./version.ts";
 
 /** ` (did you mean X?)`, or "" when nothing is close. */
 const hint = (word: string, known: readonly string[]): string => {
@@ -51,6 +52,7 @@ export const USAGE = `usage: idp-pacts <command> [flags] [-- <pact-broker flags>
                                             round trip, pacts vs OpenAPI; default pacts: the repo's
                                             pacts/ (installed: ./pacts); default OpenAPI: generated
   --help                                    this text (also after a command)
+  --version                                 idp-pacts' version
 
 environment:
   PACT_BROKER_BASE_URL                      the Pact Broker
@@ -69,6 +71,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   const own = separator === -1 ? [...argv] : argv.slice(0, separator);
   const extraArgs = separator === -1 ? [] : argv.slice(separator + 1);
   const [word, ...rest] = own;
+  // Alone, --version is idp-pacts' own; after a command it is the pacticipant version (a flag).
+  if (word === "--version" && rest.length === 0) {
+    process.stdout.write(`idp-pacts ${VERSION}\n`);
+    return 0;
+  }
   if (word === undefined || word === "--help" || word === "-h" || word === "help") {
     if (word === undefined)
       throw new PactsCliError("E_CONFIG", `missing command: one of ${COMMANDS.join(", ")}`);

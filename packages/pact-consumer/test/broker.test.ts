@@ -397,6 +397,13 @@ describe("idp-pacts bin: usage", () => {
     }
   });
 
+  it("prints its version, the package's, with --version alone", async () => {
+    const r = await idpPacts(["--version"], env);
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect(r.stdout).toBe(`idp-pacts ${pkg.version}\n`);
+    expect(r.code).toBe(0);
+  });
+
   it.each([
     [[], "idp-pacts: missing command: one of publish, can-i-deploy, record-deployment"],
     [["deploy"], 'idp-pacts: unknown command "deploy"'],
