@@ -212,6 +212,9 @@ try {
       "20",
       "--seed",
       "20261123",
+      // Two worker threads: the installed package's conformance-worker.mjs must load and run.
+      "--threads",
+      "2",
       "--report",
       "junit=reports/idp.xml",
     ],
@@ -221,7 +224,7 @@ try {
     verify.stdout.split("\n").find((l) => /^(PASSED|FAILED|COULD NOT VERIFY)/.test(l)) ?? "";
   step(
     verify.status === 0 && verdict.startsWith("PASSED") && /^✓ pact\./m.test(verify.stderr),
-    "idp-verify --provider-url <reference provider> (pacts from ./pacts + conformance checks)",
+    "idp-verify --provider-url <reference provider> --threads 2 (pacts from ./pacts + conformance checks)",
     `${secs(verify.ms)}, exit ${verify.status}: ${verdict || tail(verify)}`,
   );
 } catch (e) {

@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { detailedOperations, operationPath } from "@idp/contracts";
 import type { Config } from "./config/parse.ts";
 import { startEmbeddedProvider } from "./embedded.ts";
-import { type ConformanceSetup, defaultThreads, runConformance } from "./engine/conformance.ts";
+import {
+  type ConformanceSetup,
+  DEFAULT_THREADS,
+  defaultPactInstances,
+  runConformance,
+} from "./engine/conformance.ts";
 import { ProviderStates } from "./engine/states.ts";
 import { VerifyError } from "./errors.ts";
 import { Client } from "./http/client.ts";
@@ -145,7 +150,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
         ...(config.providerStates ? { statesUrl: config.providerStates.url } : {}),
         profileArg: config.profileArg,
       },
-      threads: config.threads ?? defaultThreads(plan.checks.length),
+      threads: config.threads ?? DEFAULT_THREADS,
     };
     io.onPlan?.({
       runs: plan.checks.length * config.runs,
@@ -186,7 +191,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
           secrets,
           timeoutMs: config.timeoutMs,
           deadline,
-          threads: config.threads ?? defaultThreads(Number.POSITIVE_INFINITY),
+          threads: config.threads ?? defaultPactInstances(),
           progress,
         }).then((rs) => {
           for (const r of rs) {

@@ -203,7 +203,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     type: "string",
     value: "N",
     group: "checks",
-    defaultText: "one per core, at most 4",
+    defaultText: "1 for the checks; 2 instances of Pact's verifier on 2+ cores",
     description:
       "worker threads for the conformance checks; also instances of Pact's verifier at once (20+ interactions each) [extension]",
   },

@@ -62,7 +62,7 @@ export interface Config {
   readonly timeoutMs: number;
   readonly maxDurationMs: number;
   readonly concurrency: number;
-  /** Worker threads for the conformance checks; absent: one per core, at most 4. */
+  /** Worker threads for the checks and instances of Pact's verifier; absent: the defaults. */
   readonly threads?: number;
   /** Transport failures in a row after which the provider counts as stopped. */
   readonly maxConsecutiveTransportFailures: number;
