@@ -3,7 +3,6 @@
 // through the documented bins as a user runs them: idp-pacts publish -> idp-verify from the broker,
 // publishing results -> can-i-deploy no -> record-deployment -> can-i-deploy yes; a pact by its URL;
 // WIP and pending; and canary passwords that must appear in no output and no report.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -11,7 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createProvider, type IdpProvider } from "@idp/provider";
-import { brokerAvailable, type RunningBroker, startBroker } from "@idp/test-utils";
+import {
+  brokerAvailable,
+  type NodeRun,
+  type RunningBroker,
+  runNode,
+  startBroker,
+} from "@idp/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../src/config/parse.ts";
 import { runVerify } from "./support/run.ts";
@@ -41,40 +46,20 @@ const WRITER = { user: "pact-writer", password: canary("rw") };
 const READER = { user: "pact-reader", password: canary("ro") };
 const PROVIDER_LOGIN = { username: "idp-ci", password: canary("provider") };
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = NodeRun;
 /** Every output and report file of this file's runs, for the canary check at the end. */
 const printed: string[] = [];
 const reportFiles: string[] = [];
 
-function spawnBin(args: readonly string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        NODE_NO_WARNINGS: "1",
-        PACT_DO_NOT_TRACK: "true",
-        PACT_BROKER_HTTP_RETRIES: "0",
-        ...env,
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => {
-      printed.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    });
+async function spawnBin(args: readonly string[], env: Record<string, string>): Promise<Run> {
+  const run = await runNode(args, {
+    NODE_NO_WARNINGS: "1",
+    PACT_DO_NOT_TRACK: "true",
+    PACT_BROKER_HTTP_RETRIES: "0",
+    ...env,
   });
+  printed.push(run.stdout, run.stderr);
+  return run;
 }
 /** `idp-verify ...`, the bin from source (Node strips the types; workspace packages from src/). */
 const idpVerify = (args: readonly string[], env: Record<string, string> = {}) =>
@@ -144,6 +129,15 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
     reportFiles.push(path);
     return path;
   };
+  /** The JSON, JUnit and HTML reports of one run, all read by the canary check at the end. */
+  const allReports = (name: string) => [
+    "--report",
+    `json=${report(`${name}.json`)}`,
+    "--report",
+    `junit=${report(`${name}.xml`)}`,
+    "--report",
+    `html=${report(`${name}.html`)}`,
+  ];
   /** The broker's matrix row for a consumer version: the oracle for published results. */
   const verificationOf = async (consumerVersion: string) => {
     const res = await fetch(
@@ -186,12 +180,7 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
         `p1-${RUN}`,
         "--provider-branch",
         providerBranch,
-        "--report",
-        `json=${report("flow.json")}`,
-        "--report",
-        `junit=${report("flow.xml")}`,
-        "--report",
-        `html=${report("flow.html")}`,
+        ...allReports("flow"),
       ],
       as(writer),
     );
@@ -420,12 +409,7 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
       `p3-${RUN}`,
       "--provider-branch",
       providerBranch,
-      "--report",
-      `json=${report("userinfo.json")}`,
-      "--report",
-      `junit=${report("userinfo.xml")}`,
-      "--report",
-      `html=${report("userinfo.html")}`,
+      ...allReports("userinfo"),
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`: ${providerUrls.baseUrl}\n`);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
+import { runNode } from "@idp/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { progressLine, renderConsole } from "../src/report/console.ts";
 import type { VerifyReport } from "../src/results.ts";
@@ -118,28 +119,15 @@ describe("idp-verify's console output", () => {
 });
 
 /** The bin as a user runs it (from source: Node strips the types), stdout and stderr piped. */
-function runBin(
+async function runBin(
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=@idp/source", CLI, ...args()], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        NODE_NO_WARNINGS: "1",
-        PACT_DO_NOT_TRACK: "true",
-        ...env,
-      },
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      err += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, out, err }));
+  const r = await runNode(["--conditions=@idp/source", CLI, ...args()], {
+    NODE_NO_WARNINGS: "1",
+    PACT_DO_NOT_TRACK: "true",
+    ...env,
   });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 describe("idp-verify (spawned, piped)", () => {

@@ -1,4 +1,5 @@
 import {
+  basicAuthorization,
   type ClusteringRules,
   type CreateSchemaRequest,
   type DetailedOperation,
@@ -9,7 +10,6 @@ import {
   type UserPublishRequest,
 } from "@idp/contracts";
 import { IdpApiError, IdpProtocolError } from "./errors.ts";
-import { basicAuthorization } from "./placeholder-credentials.ts";
 
 export interface IdpClientOptions {
   /**

@@ -1,3 +1,12 @@
+// The pact credentials live in @idp/contracts (a verifier needs no runtime dependency on this
+// package); re-exported so existing imports keep working.
+export {
+  basicAuthorization,
+  PACT_PLACEHOLDER_AUTHORIZATION,
+  PACT_PLACEHOLDER_CREDENTIALS,
+  PACT_WRONG_AUTHORIZATION,
+  PACT_WRONG_CREDENTIALS,
+} from "@idp/contracts";
 export {
   type BrokerSettings,
   type CanIDeployOptions,
@@ -27,10 +36,3 @@ export {
   type PactsCliErrorCode,
 } from "./errors.ts";
 export { PACT_CONSUMER, PACT_FILE, PACT_PROVIDER, PACTS_DIR } from "./pact-names.ts";
-export {
-  basicAuthorization,
-  PACT_PLACEHOLDER_AUTHORIZATION,
-  PACT_PLACEHOLDER_CREDENTIALS,
-  PACT_WRONG_AUTHORIZATION,
-  PACT_WRONG_CREDENTIALS,
-} from "./placeholder-credentials.ts";

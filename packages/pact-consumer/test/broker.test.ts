@@ -1,13 +1,19 @@
 // idp-pacts against the real Pact Broker (the official pact_broker v2.113 from the shared broker kit,
 // see @idp/test-utils' startBroker): the bin, spawned as a user runs it, drives the official
 // pact-broker CLI, and the broker's own API is the oracle. Without a broker these tests skip, loudly.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { brokerAvailable, type RunningBroker, startBroker } from "@idp/test-utils";
+import {
+  brokerAvailable,
+  type NodeRun,
+  type RunningBroker,
+  runNode,
+  startBroker,
+} from "@idp/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   PACT_CONSUMER,
@@ -34,42 +40,19 @@ const RUN = randomBytes(4).toString("hex");
 const WRITER = { user: "pact-writer", password: `canary-rw-${randomBytes(9).toString("hex")}` };
 const READER = { user: "pact-reader", password: `canary-ro-${randomBytes(9).toString("hex")}` };
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = NodeRun;
 /** Everything any command printed in this file, for the canary check at the end. */
 const printed: string[] = [];
 
 /** Runs a bin with exactly `env` (plus PATH and HOME), from the repository. */
-function spawnBin(
+async function spawnBin(
   file: string,
   args: readonly string[],
   env: Record<string, string>,
 ): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file, ...args], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        PACT_BROKER_HTTP_RETRIES: "0",
-        ...env,
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => {
-      printed.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  const run = await runNode([file, ...args], { PACT_BROKER_HTTP_RETRIES: "0", ...env });
+  printed.push(run.stdout, run.stderr);
+  return run;
 }
 const idpPacts = (args: readonly string[], env: Record<string, string> = {}) =>
   spawnBin(CLI, args, env);

@@ -9,3 +9,4 @@ export {
   startBroker,
 } from "./broker.ts";
 export { readmeExampleTests } from "./readme-example.ts";
+export { type NodeRun, runNode } from "./run-node.ts";

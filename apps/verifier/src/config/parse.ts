@@ -325,22 +325,17 @@ export function parseConfig(
     fail(
       "--pacts mixes URLs on the broker (fetched with its login) and URLs elsewhere: verify them in separate runs",
     );
-  if (explicit.length > 0)
-    for (const flag of [
-      "consumer-version-selectors",
-      "enable-pending",
-      "include-wip-pacts-since",
-    ] as const)
-      if (values[flag] !== undefined)
+  // Flags that choose pacts on a broker: meaningless with --pacts, or without a broker.
+  for (const flag of [
+    "consumer-version-selectors",
+    "enable-pending",
+    "include-wip-pacts-since",
+  ] as const)
+    if (values[flag] !== undefined) {
+      if (explicit.length > 0)
         fail(`--${flag} chooses pacts on the broker; it does not go with --pacts`);
-  if (!broker0)
-    for (const flag of [
-      "consumer-version-selectors",
-      "enable-pending",
-      "include-wip-pacts-since",
-    ] as const)
-      if (values[flag] !== undefined)
-        fail(`--${flag} needs --broker-url (or PACT_BROKER_BASE_URL)`);
+      if (!broker0) fail(`--${flag} needs --broker-url (or PACT_BROKER_BASE_URL)`);
+    }
   const providerBranch =
     typeof values["provider-branch"] === "string" ? values["provider-branch"] : undefined;
   if (providerBranch !== undefined && providerBranch.trim() === "")

@@ -108,7 +108,11 @@ export async function verifyPacts(run: PactRun): Promise<CheckResult[]> {
     );
     const durationMs = Math.round(performance.now() - started);
     const failed = outcomes.flatMap((o) => ("error" in o ? [o.error] : []));
-    if (failed.length > 0) return failed.map((f) => ({ ...f, durationMs }));
+    if (failed.length > 0) {
+      // Instances that failed alike make one result (ids stay unique in a report).
+      const reasons = [...new Set(failed.map((f) => f.reason ?? ""))];
+      return [{ ...(failed[0] as CheckResult), reason: reasons.join("; "), durationMs }];
+    }
     const done = outcomes.flatMap((o) => ("error" in o ? [] : [o]));
     // Each instance's results in the pacts' order, then all of them merged by that order.
     const merged = done
