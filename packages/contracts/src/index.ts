@@ -1,4 +1,14 @@
 export {
+  assertValidRequestBody,
+  BodyAssertionError,
+  type BodyAssertionOptions,
+  type BodyFinding,
+  describeFinding,
+  findBodyProblem,
+  type IdpBodyMatchers,
+  idpBodyMatchers,
+} from "./body-assertion.ts";
+export {
   AREAS,
   type AreaName,
   type CatalogueEntry,

@@ -26,4 +26,5 @@ export {
   type ValidBodyConstraints,
   validBodyArb,
 } from "./valid-body.ts";
+export { defOf as zodDefOf, jsonTypeOf } from "./_internal/zod-def.ts";
 export { type ZodArbitraryOptions, zodArbitrary } from "./zod-arbitrary.ts";

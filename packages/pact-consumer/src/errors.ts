@@ -79,3 +79,13 @@ export class PactsCliError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * An interaction builder refused what it was given, when the test is written (before any mock
+ * server runs): an example the contract does not allow for that status, a body Pact cannot carry
+ * unchanged, or a header the builder owns. The message is one line naming the field and the value.
+ */
+export class IdpInteractionError extends Error {
+  override name = "IdpInteractionError";
+  readonly code = "E_INTERACTION_REFUSED" as const;
+}

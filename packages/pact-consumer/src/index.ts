@@ -28,11 +28,29 @@ export {
   recordRelease,
 } from "./broker.ts";
 export { IdpClient, type IdpClientOptions } from "./client.ts";
+export { type ContractRulesOptions, contractRules, type PathRule } from "./contract-rules.ts";
+export {
+  EXAMPLE_CLUSTERING_RULES,
+  EXAMPLE_CREATE_SCHEMA,
+  EXAMPLE_PUSH,
+  INVALID_EXAMPLES,
+  type RequestBodies,
+} from "./default-examples.ts";
 export {
   IdpApiError,
+  IdpInteractionError,
   IdpProtocolError,
   type IdpProtocolErrorCode,
   PactsCliError,
   type PactsCliErrorCode,
 } from "./errors.ts";
+export {
+  type ErrorBodyExample,
+  IDP_CELLS,
+  type IdpCellStatus,
+  type IdpInteractionOptions,
+  idpInteraction,
+  type PactV4Like,
+} from "./interactions.ts";
 export { PACT_CONSUMER, PACT_FILE, PACT_PROVIDER, PACTS_DIR } from "./pact-names.ts";
+export { pactSafe, pactUnsafeReason } from "./pact-safe.ts";

@@ -5,20 +5,18 @@ import {
   AUTHENTICATION_FAILED,
   type ClusteringRules,
   type CreateSchemaRequest,
-  PROVIDER_STATES,
   type UserPublishRequest,
 } from "@idp/contracts";
-import { MatchersV3, PactV4 } from "@pact-foundation/pact";
+import { PactV4 } from "@pact-foundation/pact";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   IdpApiError,
   IdpClient,
+  idpInteraction,
   PACT_CONSUMER,
   PACT_FILE,
-  PACT_PLACEHOLDER_AUTHORIZATION,
   PACT_PLACEHOLDER_CREDENTIALS,
   PACT_PROVIDER,
-  PACT_WRONG_AUTHORIZATION,
   PACT_WRONG_CREDENTIALS,
 } from "../src/index.ts";
 import {
@@ -27,8 +25,6 @@ import {
   exampleUserPublishRequest,
   invalidExample,
 } from "./support/examples.ts";
-
-const { atLeastLike, like, regex } = MatchersV3;
 
 // Pact's mock server records into a fresh folder; only a complete run (all 12 interactions) is
 // copied, byte for byte, over pacts/idp-toolkit-consumer-idp-service.json. A filtered or failed run
@@ -63,41 +59,9 @@ afterAll(() => {
   rmSync(recordDir, { recursive: true, force: true });
 });
 
-// --- matchers --------------------------------------------------------------------------------
-
-/** Any `Basic <base64>` value; the recorded example is the documented placeholder credential. */
-const placeholderAuthorization = regex(
-  /^Basic [A-Za-z0-9+/]+={0,2}$/,
-  PACT_PLACEHOLDER_AUTHORIZATION,
-);
-const jsonContentType = regex(/^application\/json(;.*)?$/, "application/json");
-
-const validRequestHeaders = {
-  Authorization: placeholderAuthorization,
-  "Content-Type": "application/json",
-};
-/** The 401 interactions send this exact wrong credential; a verifier must leave it as it is. */
-const wrongRequestHeaders = {
-  Authorization: PACT_WRONG_AUTHORIZATION,
-  "Content-Type": "application/json",
-};
-
-/** R2: `error`, `error_description` (strings) and `errors` (array of strings, possibly empty). */
-function errorBody(error: string, description: string, firstError: string) {
-  return {
-    error: like(error),
-    error_description: like(description),
-    errors: atLeastLike(like(firstError), 0, 1),
-  };
-}
-/** R1: a 401 answer's `error` is exactly `authentication_failed`. */
-function authenticationFailedBody() {
-  return {
-    error: AUTHENTICATION_FAILED,
-    error_description: like("The credentials are not valid"),
-    errors: atLeastLike(like("invalid credentials"), 0, 1),
-  };
-}
+// The interactions are recorded with this package's own builders (src/interactions.ts): method,
+// path, credential, provider state, contract-derived matchers and the error body come from there;
+// this test gives the examples (generated with fixed seeds) and plays the client against the mock.
 
 // --- clients ---------------------------------------------------------------------------------
 
@@ -122,90 +86,46 @@ async function expectApiError(promise: Promise<unknown>, status: number): Promis
   return apiError;
 }
 
-// --- ids of the provider states (conformance.md §4) --------------------------------------------
-
-const LOGIN_USER_ID = "pact-login-user";
-const UNKNOWN_USER_ID = "pact-unknown-user";
-const OTHER_APP_USER_ID = "pact-other-app-user";
-
-const SCHEMAS_PATH = "/marketing/datastore/schemas";
-const pushPath = (id: string) => `/marketing/push_notifications/login/users/${id}/publish`;
-const RULES_PATH = "/marketing/login/apps/clustering/rules";
-
 // --- create schema: 201, 400, 401, 422 -------------------------------------------------------
 
 describe("create schema", () => {
   it("201 for a valid schema", async () => {
     const body = exampleCreateSchemaRequest();
-    // A provider may refuse a name it already holds (conformance.md §1): the state makes the tenth
-    // verification against one database answer like the first.
-    await pact
-      .addInteraction()
-      .given(PROVIDER_STATES.noSchemaWithName, { name: body.schema.name })
-      .uponReceiving("create schema: 201 for a valid schema")
-      .withRequest("POST", SCHEMAS_PATH, (b) => b.headers(validRequestHeaders).jsonBody(like(body)))
-      .willRespondWith(201)
-      .executeTest(async (mock) => {
-        await expect(placeholderClient(mock.url).createSchema(body)).resolves.toBeUndefined();
-      });
+    // A provider may refuse a name it already holds (conformance.md §1): the builder's state makes
+    // the tenth verification against one database answer like the first.
+    await idpInteraction(pact, "createSchema", 201, { body }).executeTest(async (mock) => {
+      await expect(placeholderClient(mock.url).createSchema(body)).resolves.toBeUndefined();
+    });
   });
 
   it("400 for a malformed body", async () => {
     const invalid = invalidExample("createSchema", 400);
-    await pact
-      .addInteraction()
-      .uponReceiving("create schema: 400 for a malformed body")
-      .comment(`example body: ${invalid.violation}`)
-      .withRequest("POST", SCHEMAS_PATH, (b) =>
-        b.headers(validRequestHeaders).jsonBody(like(invalid.body)),
-      )
-      .willRespondWith(400, (b) =>
-        b
-          .headers({ "Content-Type": jsonContentType })
-          .jsonBody(errorBody("bad_request", "The body is malformed", "schema is not an object")),
-      )
-      .executeTest(async (mock) => {
-        const client = placeholderClient(mock.url);
-        await expectApiError(client.createSchema(invalid.body as CreateSchemaRequest), 400);
-      });
+    await idpInteraction(pact, "createSchema", 400, {
+      body: invalid.body,
+      comment: `example body: ${invalid.violation}`,
+    }).executeTest(async (mock) => {
+      const client = placeholderClient(mock.url);
+      await expectApiError(client.createSchema(invalid.body as CreateSchemaRequest), 400);
+    });
   });
 
   it("401 for wrong credentials", async () => {
     const body = exampleCreateSchemaRequest();
-    await pact
-      .addInteraction()
-      .uponReceiving("create schema: 401 for wrong credentials")
-      .withRequest("POST", SCHEMAS_PATH, (b) => b.headers(wrongRequestHeaders).jsonBody(like(body)))
-      .willRespondWith(401, (b) =>
-        b.headers({ "Content-Type": jsonContentType }).jsonBody(authenticationFailedBody()),
-      )
-      .executeTest(async (mock) => {
-        const error = await expectApiError(
-          wrongCredentialsClient(mock.url).createSchema(body),
-          401,
-        );
-        expect(error.error).toBe(AUTHENTICATION_FAILED);
-      });
+    await idpInteraction(pact, "createSchema", 401, { body }).executeTest(async (mock) => {
+      const error = await expectApiError(wrongCredentialsClient(mock.url).createSchema(body), 401);
+      expect(error.error).toBe(AUTHENTICATION_FAILED);
+    });
   });
 
   it("422 for a schema with a field of the wrong type", async () => {
     const invalid = invalidExample("createSchema", 422);
-    await pact
-      .addInteraction()
-      .uponReceiving("create schema: 422 for a schema with a field of the wrong type")
-      .comment(`example body: ${invalid.violation}`)
-      .withRequest("POST", SCHEMAS_PATH, (b) =>
-        b.headers(validRequestHeaders).jsonBody(like(invalid.body)),
-      )
-      .willRespondWith(422, (b) =>
-        b
-          .headers({ "Content-Type": jsonContentType })
-          .jsonBody(errorBody("parameter_error", "A parameter is invalid", "schema.name")),
-      )
-      .executeTest(async (mock) => {
-        const client = placeholderClient(mock.url);
-        await expectApiError(client.createSchema(invalid.body as CreateSchemaRequest), 422);
-      });
+    await idpInteraction(pact, "createSchema", 422, {
+      body: invalid.body,
+      comment: `example body: ${invalid.violation}`,
+    }).executeTest(async (mock) => {
+      const client = placeholderClient(mock.url);
+      await expectApiError(client.createSchema(invalid.body as CreateSchemaRequest), 422);
+    });
   });
 });
 
@@ -214,99 +134,49 @@ describe("create schema", () => {
 describe("push to user devices", () => {
   it("200 for a valid notification to a login user", async () => {
     const body = exampleUserPublishRequest();
-    await pact
-      .addInteraction()
-      .given(PROVIDER_STATES.loginUserExists, { id: LOGIN_USER_ID })
-      .uponReceiving("push to user devices: 200 for a valid notification to a login user")
-      .withRequest("POST", pushPath(LOGIN_USER_ID), (b) =>
-        b.headers(validRequestHeaders).jsonBody(like(body)),
-      )
-      .willRespondWith(200)
-      .executeTest(async (mock) => {
-        const client = placeholderClient(mock.url);
-        await expect(client.pushToUserDevices(LOGIN_USER_ID, body)).resolves.toBeUndefined();
-      });
+    await idpInteraction(pact, "pushToUserDevices", 200, { body }).executeTest(async (mock) => {
+      const client = placeholderClient(mock.url);
+      await expect(client.pushToUserDevices("pact-login-user", body)).resolves.toBeUndefined();
+    });
   });
 
   it("400 for a malformed notification", async () => {
     const invalid = invalidExample("pushToUserDevices", 400);
-    await pact
-      .addInteraction()
-      // No state: the body is judged before the login user (conformance.md §3).
-      .uponReceiving("push to user devices: 400 for a malformed notification")
-      .comment(`example body: ${invalid.violation}`)
-      .withRequest("POST", pushPath(LOGIN_USER_ID), (b) =>
-        b.headers(validRequestHeaders).jsonBody(like(invalid.body)),
-      )
-      .willRespondWith(400, (b) =>
-        b
-          .headers({ "Content-Type": jsonContentType })
-          .jsonBody(errorBody("bad_request", "The body is malformed", "data.message")),
-      )
-      .executeTest(async (mock) => {
-        const client = placeholderClient(mock.url);
-        const body = invalid.body as UserPublishRequest;
-        await expectApiError(client.pushToUserDevices(LOGIN_USER_ID, body), 400);
-      });
+    // No state: the body is judged before the login user (conformance.md §3).
+    await idpInteraction(pact, "pushToUserDevices", 400, {
+      body: invalid.body,
+      comment: `example body: ${invalid.violation}`,
+    }).executeTest(async (mock) => {
+      const client = placeholderClient(mock.url);
+      const body = invalid.body as UserPublishRequest;
+      await expectApiError(client.pushToUserDevices("pact-login-user", body), 400);
+    });
   });
 
   it("401 for wrong credentials", async () => {
     const body = exampleUserPublishRequest();
-    await pact
-      .addInteraction()
-      // No state: credentials are judged first (conformance.md §3).
-      .uponReceiving("push to user devices: 401 for wrong credentials")
-      .withRequest("POST", pushPath(LOGIN_USER_ID), (b) =>
-        b.headers(wrongRequestHeaders).jsonBody(like(body)),
-      )
-      .willRespondWith(401, (b) =>
-        b.headers({ "Content-Type": jsonContentType }).jsonBody(authenticationFailedBody()),
-      )
-      .executeTest(async (mock) => {
-        const client = wrongCredentialsClient(mock.url);
-        const error = await expectApiError(client.pushToUserDevices(LOGIN_USER_ID, body), 401);
-        expect(error.error).toBe(AUTHENTICATION_FAILED);
-      });
+    // No state: credentials are judged first (conformance.md §3).
+    await idpInteraction(pact, "pushToUserDevices", 401, { body }).executeTest(async (mock) => {
+      const client = wrongCredentialsClient(mock.url);
+      const error = await expectApiError(client.pushToUserDevices("pact-login-user", body), 401);
+      expect(error.error).toBe(AUTHENTICATION_FAILED);
+    });
   });
 
   it("403 for a login user of another login app", async () => {
     const body = exampleUserPublishRequest();
-    await pact
-      .addInteraction()
-      .given(PROVIDER_STATES.loginUserOfAnotherAppExists, { id: OTHER_APP_USER_ID })
-      .uponReceiving("push to user devices: 403 for a login user of another login app")
-      .withRequest("POST", pushPath(OTHER_APP_USER_ID), (b) =>
-        b.headers(validRequestHeaders).jsonBody(like(body)),
-      )
-      .willRespondWith(403, (b) =>
-        b
-          .headers({ "Content-Type": jsonContentType })
-          .jsonBody(errorBody("forbidden", "The user belongs to another login app", "id")),
-      )
-      .executeTest(async (mock) => {
-        const client = placeholderClient(mock.url);
-        await expectApiError(client.pushToUserDevices(OTHER_APP_USER_ID, body), 403);
-      });
+    await idpInteraction(pact, "pushToUserDevices", 403, { body }).executeTest(async (mock) => {
+      const client = placeholderClient(mock.url);
+      await expectApiError(client.pushToUserDevices("pact-other-app-user", body), 403);
+    });
   });
 
   it("404 for an unknown login user", async () => {
     const body = exampleUserPublishRequest();
-    await pact
-      .addInteraction()
-      .given(PROVIDER_STATES.noLoginUserExists, { id: UNKNOWN_USER_ID })
-      .uponReceiving("push to user devices: 404 for an unknown login user")
-      .withRequest("POST", pushPath(UNKNOWN_USER_ID), (b) =>
-        b.headers(validRequestHeaders).jsonBody(like(body)),
-      )
-      .willRespondWith(404, (b) =>
-        b
-          .headers({ "Content-Type": jsonContentType })
-          .jsonBody(errorBody("record_not_found", "Record not found", "id")),
-      )
-      .executeTest(async (mock) => {
-        const client = placeholderClient(mock.url);
-        await expectApiError(client.pushToUserDevices(UNKNOWN_USER_ID, body), 404);
-      });
+    await idpInteraction(pact, "pushToUserDevices", 404, { body }).executeTest(async (mock) => {
+      const client = placeholderClient(mock.url);
+      await expectApiError(client.pushToUserDevices("pact-unknown-user", body), 404);
+    });
   });
 });
 
@@ -315,50 +185,29 @@ describe("push to user devices", () => {
 describe("update clustering rules", () => {
   it("200 for valid rules", async () => {
     const body = exampleClusteringRules();
-    await pact
-      .addInteraction()
-      .uponReceiving("update clustering rules: 200 for valid rules")
-      .withRequest("PUT", RULES_PATH, (b) => b.headers(validRequestHeaders).jsonBody(like(body)))
-      .willRespondWith(200)
-      .executeTest(async (mock) => {
-        const client = placeholderClient(mock.url);
-        await expect(client.updateClusteringRules(body)).resolves.toBeUndefined();
-      });
+    await idpInteraction(pact, "updateClusteringRules", 200, { body }).executeTest(async (mock) => {
+      const client = placeholderClient(mock.url);
+      await expect(client.updateClusteringRules(body)).resolves.toBeUndefined();
+    });
   });
 
   it("401 for wrong credentials", async () => {
     const body = exampleClusteringRules();
-    await pact
-      .addInteraction()
-      .uponReceiving("update clustering rules: 401 for wrong credentials")
-      .withRequest("PUT", RULES_PATH, (b) => b.headers(wrongRequestHeaders).jsonBody(like(body)))
-      .willRespondWith(401, (b) =>
-        b.headers({ "Content-Type": jsonContentType }).jsonBody(authenticationFailedBody()),
-      )
-      .executeTest(async (mock) => {
-        const client = wrongCredentialsClient(mock.url);
-        const error = await expectApiError(client.updateClusteringRules(body), 401);
-        expect(error.error).toBe(AUTHENTICATION_FAILED);
-      });
+    await idpInteraction(pact, "updateClusteringRules", 401, { body }).executeTest(async (mock) => {
+      const client = wrongCredentialsClient(mock.url);
+      const error = await expectApiError(client.updateClusteringRules(body), 401);
+      expect(error.error).toBe(AUTHENTICATION_FAILED);
+    });
   });
 
   it("422 for malformed rules", async () => {
     const invalid = invalidExample("updateClusteringRules", 422);
-    await pact
-      .addInteraction()
-      .uponReceiving("update clustering rules: 422 for malformed rules")
-      .comment(`example body: ${invalid.violation}`)
-      .withRequest("PUT", RULES_PATH, (b) =>
-        b.headers(validRequestHeaders).jsonBody(like(invalid.body)),
-      )
-      .willRespondWith(422, (b) =>
-        b
-          .headers({ "Content-Type": jsonContentType })
-          .jsonBody(errorBody("parameter_error", "A parameter is invalid", "rules")),
-      )
-      .executeTest(async (mock) => {
-        const client = placeholderClient(mock.url);
-        await expectApiError(client.updateClusteringRules(invalid.body as ClusteringRules), 422);
-      });
+    await idpInteraction(pact, "updateClusteringRules", 422, {
+      body: invalid.body,
+      comment: `example body: ${invalid.violation}`,
+    }).executeTest(async (mock) => {
+      const client = placeholderClient(mock.url);
+      await expectApiError(client.updateClusteringRules(invalid.body as ClusteringRules), 422);
+    });
   });
 });

@@ -14,6 +14,7 @@ import {
   userPublishRequestArb,
 } from "@idp/generators";
 import fc from "fast-check";
+import { pactSafe } from "../../src/index.ts";
 
 /** Small examples keep the pact readable; the generators still choose every value. */
 const VALID = { maxLength: 2 } as const;
@@ -71,30 +72,4 @@ export function invalidExample<Op extends DetailedOperationId & keyof InvalidSee
   if (seed === undefined) throw new Error(`no seed for an invalid ${operation} body (${status})`);
   const arb = invalidBodyArb(operation).filter((c) => c.expectedStatus === status && !c.raw);
   return sampleOne(arb, seed, `invalid ${operation} (${status})`);
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * Pact's Rust core reads bodies as JSON with 64-bit integers: an integer beyond ±2^53 would come
- * back as a float, and a lone surrogate is not valid UTF-8. Refuse both, so the pact holds exactly
- * the example the client sent.
- */
-export function pactSafe<T>(value: T, what: string): T {
-  const text = JSON.stringify(value);
-  const problems: string[] = [];
-  if (LONE_SURROGATE.test(text)) problems.push("a lone UTF-16 surrogate");
-  JSON.parse(text, (_key, v: unknown) => {
-    if (typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v))
-      problems.push(`the integer ${v} beyond 2^53`);
-    return v;
-  });
-  if (problems.length > 0) {
-    throw new Error(
-      `example ${what} is not pact-safe: it holds ${problems.join(", ")}.\n` +
-        "Expected: safe integers and well-formed strings only\n" +
-        "Pick another seed in test/support/examples.ts.",
-    );
-  }
-  return value;
 }
