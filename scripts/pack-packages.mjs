@@ -11,6 +11,7 @@ export const PACKAGES = [
   { name: "@idp/contracts", dir: "packages/contracts" },
   { name: "@idp/generators", dir: "packages/generators" },
   { name: "@idp/pact-consumer", dir: "packages/pact-consumer" },
+  { name: "@idp/provider", dir: "apps/provider" },
   { name: "@idp/verifier", dir: "apps/verifier" },
 ];
 
@@ -26,7 +27,7 @@ export function run(cmd, args, options = {}) {
   };
 }
 
-/** Builds the published packages and @idp/provider (the verifier's dev dependency). */
+/** Builds the published packages (the verifier and everything it depends on, @idp/provider too). */
 export function build() {
   return run(
     "pnpm",

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The packed artifacts as a user gets them: pnpm pack the four published packages, npm install
+// The packed artifacts as a user gets them: pnpm pack the five published packages, npm install
 // the tarballs into an empty project, then run the bins and a small consumer program from there,
-// and verify the reference provider (started from this workspace) with the installed idp-verify.
+// start the installed idp-provider and verify it with the installed idp-verify; then play a consumer
+// team (examples/consumer-team: its own client, builders, property test and Pact V4 test), verify
+// the pact it records, and show that a planted builder bug is caught twice.
 // Prints one line per step and a final PASS/FAIL; exit 1 on any failure.
 // `--keep` leaves the temporary project for inspection.
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -36,6 +38,17 @@ const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const tail = (r) => `${r.stderr}${r.stdout}`.trim().split("\n").slice(-6).join(" | ");
 const npx = (args, options = {}) =>
   run("npx", ["--no-install", ...args], { cwd: app, env, timeout: 180_000, ...options });
+
+// What a consumer team installs beside the tarballs, at the versions this workspace tests with.
+const catalog = readFileSync(join(ROOT, "pnpm-workspace.yaml"), "utf8");
+const catalogVersion = (name) => {
+  const line = catalog.split("\n").find((l) => l.trim().replace(/"/g, "").startsWith(`${name}:`));
+  if (!line) throw new Error(`pnpm-workspace.yaml has no catalog entry for ${name}`);
+  return line.split(":").slice(1).join(":").trim();
+};
+const CONSUMER_TEAM_DEPS = ["@pact-foundation/pact", "vitest", "@fast-check/vitest", "fast-check"].map(
+  (name) => `${name}@${catalogVersion(name)}`,
+);
 
 const CONSUMER = `import * as fc from "fast-check";
 import { CreateSchemaRequest, classifyRequestBody } from "@idp/contracts";
@@ -86,7 +99,21 @@ const TSCONFIG = `${JSON.stringify(
       typeRoots: [join(ROOT, "node_modules", "@types")],
       types: ["node"],
     },
-    files: ["consumer.mts"],
+    // consumer.mts and the consumer team's own modules (examples/consumer-team/src), with every
+    // installed .d.mts checked (skipLibCheck false)
+    include: ["consumer.mts", "src/**/*.ts"],
+  },
+  null,
+  2,
+)}\n`;
+
+// The consumer team's tests import @pact-foundation/pact, whose own .d.ts files need @types/express
+// (pact-js's packaging): checked as most projects do, with skipLibCheck.
+const TSCONFIG_TEAM = `${JSON.stringify(
+  {
+    extends: "./tsconfig.json",
+    compilerOptions: { skipLibCheck: true },
+    include: ["test/**/*.ts", "vitest.config.ts"],
   },
   null,
   2,
@@ -119,13 +146,20 @@ try {
     throw new Error("stop");
   const install = run(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--loglevel=error", ...packs.map((p) => p.tarball)],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      ...packs.map((p) => p.tarball),
+      ...CONSUMER_TEAM_DEPS,
+    ],
     { cwd: app, env, timeout: 600_000 },
   );
   if (
     !step(
       install.status === 0,
-      "npm install <4 tarballs>",
+      `npm install <${packs.length} tarballs> ${CONSUMER_TEAM_DEPS.join(" ")}`,
       install.status === 0 ? secs(install.ms) : tail(install),
     )
   )
@@ -158,35 +192,41 @@ try {
       : `exit ${gen.status}: ${tail(gen)}`,
   );
 
-  // Installed alone: no @idp/provider to embed, so without --provider-url it must say so, once, exit 2.
-  const alone = npx(["idp-verify"]);
-  const errorLines = alone.stderr.split("\n").filter((l) => l.startsWith("idp-verify: E_"));
+  // @idp/provider is installed beside idp-verify: without --provider-url it is the embedded default.
+  const embedded = npx(["idp-verify", "--checks", "R1,R4", "--runs", "5", "--seed", "1"]);
+  const embeddedVerdict =
+    embedded.stdout.split("\n").find((l) => /^(PASSED|FAILED|COULD NOT VERIFY)/.test(l)) ?? "";
   step(
-    alone.status === 2 && errorLines.length === 1 && errorLines[0].includes("--provider-url"),
-    "idp-verify without --provider-url: exit 2 and one line asking for --provider-url",
-    alone.status === 2 && errorLines.length === 1
-      ? errorLines[0]
-      : `exit ${alone.status}: ${tail(alone)}`,
+    embedded.status === 0 && embeddedVerdict.startsWith("PASSED"),
+    "idp-verify without --provider-url: the installed @idp/provider, embedded",
+    `exit ${embedded.status}: ${embeddedVerdict || tail(embedded)}`,
   );
 
   // 4. The reference provider, from this workspace, as the provider under test.
   const username = "smoke-user";
   const password = `smoke-${Math.random().toString(36).slice(2)}`;
   provider = await startProvider(username, password);
-  step(true, "reference provider started (apps/provider/dist/cli.mjs --port 0)", provider.baseUrl);
+  step(true, "the installed idp-provider started (--port 0 --db :memory: --provider-states)", provider.baseUrl);
 
-  // 5. A consumer program that uses the three libraries as installed, types included.
+  // 5. A consumer program that uses the three libraries as installed, types included; and the
+  // consumer team's project, type-checked with it.
   writeFileSync(join(app, "consumer.mts"), CONSUMER);
+  for (const part of ["src", "test", "vitest.config.ts"])
+    cpSync(join(ROOT, "examples", "consumer-team", part), join(app, part), { recursive: true });
   writeFileSync(join(app, "tsconfig.json"), TSCONFIG);
-  const tsc = run(
-    process.execPath,
-    [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
-    { cwd: app, env },
-  );
+  writeFileSync(join(app, "tsconfig.team.json"), TSCONFIG_TEAM);
+  const tscBin = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const tsc = run(process.execPath, [tscBin, "-p", "."], { cwd: app, env });
   step(
     tsc.status === 0,
-    "consumer.mts type-checks against the installed .d.mts",
+    "consumer.mts and the consumer team's modules type-check against the installed .d.mts",
     tsc.status === 0 ? "" : tail(tsc),
+  );
+  const tscTeam = run(process.execPath, [tscBin, "-p", "tsconfig.team.json"], { cwd: app, env });
+  step(
+    tscTeam.status === 0,
+    "the consumer team's tests type-check (idpInteraction with pact-js's PactV4)",
+    tscTeam.status === 0 ? "" : tail(tscTeam),
   );
   const consumer = run(process.execPath, ["consumer.mts"], {
     cwd: app,
@@ -227,6 +267,53 @@ try {
     "idp-verify --provider-url <reference provider> --threads 2 (pacts from ./pacts + conformance checks)",
     `${secs(verify.ms)}, exit ${verify.status}: ${verdict || tail(verify)}`,
   );
+
+  // 7. The consumer team (consumer my-backend): its tests record pacts/my-backend-idp-service.json,
+  // which the installed idp-verify verifies against the installed idp-provider.
+  const teamEnv = { ...env, FC_SEED: "20261123" };
+  const team = npx(["vitest", "run"], { env: teamEnv });
+  const teamPact = join(app, "pacts", "my-backend-idp-service.json");
+  const recorded = existsSync(teamPact)
+    ? JSON.parse(readFileSync(teamPact, "utf8")).interactions.length
+    : 0;
+  step(
+    team.status === 0 && recorded === 6,
+    "consumer team: vitest run (property test of its builders + Pact V4 test with the builders)",
+    `exit ${team.status}, ${recorded} interactions in pacts/my-backend-idp-service.json${team.status === 0 ? "" : `: ${tail(team)}`}`,
+  );
+  const teamVerify = npx(
+    [
+      "idp-verify",
+      "--provider-url",
+      provider.baseUrl,
+      "--provider-states-url",
+      provider.statesUrl,
+      "--pacts",
+      "pacts/my-backend-idp-service.json",
+      "--checks",
+      "pact",
+    ],
+    { env: { ...env, IDP_USERNAME: username, IDP_PASSWORD: password } },
+  );
+  const teamVerdict =
+    teamVerify.stdout.split("\n").find((l) => /^(PASSED|FAILED|COULD NOT VERIFY)/.test(l)) ?? "";
+  step(
+    teamVerify.status === 0 && teamVerdict.startsWith("PASSED: 6 passed"),
+    "consumer team: idp-verify --pacts pacts/my-backend-idp-service.json against idp-provider",
+    `exit ${teamVerify.status}: ${teamVerdict || tail(teamVerify)}`,
+  );
+
+  // 8. A planted builder bug (a fractional vibrate_duration): the property test fails with the
+  // received value, and the 2xx interaction is refused when the test is written.
+  const bug = npx(["vitest", "run"], { env: { ...teamEnv, PLANT_BUG: "1" } });
+  const out = `${bug.stdout}${bug.stderr}`;
+  const property = /at data\.vibrate_duration: received \d+\.5 \(a fraction\)/.test(out);
+  const refused = /pushToUserDevices 200 interaction: the example body is not valid at data\.vibrate_duration: received 4\.5/.test(out);
+  step(
+    bug.status === 1 && property && refused,
+    "consumer team with PLANT_BUG=1: the property test and the 2xx builder both catch it",
+    `exit ${bug.status}; property test names the value: ${property}; 2xx example refused: ${refused}`,
+  );
 } catch (e) {
   if (e.message !== "stop") step(false, "unexpected error", e.stack);
 } finally {
@@ -241,7 +328,8 @@ process.exitCode = failures === 0 ? 0 : 1;
 
 /** Starts the built reference provider on a free port; resolves once it logs where it listens. */
 function startProvider(username, password) {
-  const cli = join(ROOT, "apps", "provider", "dist", "cli.mjs");
+  // The installed bin, as a consumer team starts it (not this workspace's build).
+  const cli = join(app, "node_modules", "@idp", "provider", "dist", "cli.mjs");
   const child = spawn(
     process.execPath,
     [

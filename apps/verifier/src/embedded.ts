@@ -13,7 +13,7 @@ type ProviderModule = typeof import("@idp/provider");
 
 /** The message when @idp/provider is absent: the published idp-verify does not bring it along. */
 export const NO_EMBEDDED_PROVIDER =
-  "no embedded reference provider: @idp/provider is not installed next to idp-verify; pass --provider-url URL (ending in /v1) with --username and --password (or IDP_USERNAME and IDP_PASSWORD)";
+  "no embedded reference provider: @idp/provider is not installed next to idp-verify (install its release tarball beside it), or pass --provider-url URL (ending in /v1) with --username and --password (or IDP_USERNAME and IDP_PASSWORD)";
 
 // Node names the package only when the package itself is missing; a missing file inside an
 // unbuilt @idp/provider, or a missing dependency of it, is a different failure.

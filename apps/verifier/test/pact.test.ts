@@ -57,6 +57,32 @@ describe("pact verification", () => {
     expect(run.code).toBe(1);
   });
 
+  it("says a body mismatch as expected, then got (Pact's own sentence names the provider's value first)", async () => {
+    provider = await startHandProvider({ credentials: CREDENTIALS, faults: ["auth-wrong-error"] });
+    const run = await verifyReport(against(provider, ["--pacts", PACTS, "--checks", "pact"]));
+    const f = run.report?.checks.find((c) => c.status === "failed")?.failure;
+    expect(f?.message).toBe(
+      'pact: body $.error: expected "authentication_failed", got "unauthorized"',
+    );
+    expect(run.stdout).toContain(
+      'body $.error: expected "authentication_failed", got "unauthorized"',
+    );
+    expect(run.code).toBe(1);
+  });
+
+  it("fills the status grid from the pact interactions in a pact-only run", async () => {
+    provider = await startHandProvider({ credentials: CREDENTIALS });
+    const run = await verifyReport(against(provider, ["--pacts", PACTS, "--checks", "pact"]));
+    // What the fixture's 12 interactions expect: each documented client cell once.
+    expect(run.report?.grid).toEqual({
+      createSchema: { "201": 1, "400": 1, "401": 1, "422": 1 },
+      pushToUserDevices: { "200": 1, "400": 1, "401": 1, "403": 1, "404": 1 },
+      updateClusteringRules: { "200": 1, "401": 1, "422": 1 },
+    });
+    expect(run.stdout).not.toMatch(/createSchema\s+(none seen|\.\s+){5,}/);
+    expect(run.code).toBe(0);
+  });
+
   it("gives a failing interaction with a provider state its state setup command", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS, faults: ["no-404-403"] });
     const run = await verifyReport(against(provider, ["--checks", "pact"]));

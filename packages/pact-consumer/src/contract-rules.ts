@@ -3,8 +3,8 @@ import type { z } from "zod";
 
 /** One Pact matching rule at a JSON path, in pact-js's `matchingRules()` format. */
 export interface PathRule {
-  readonly path: string;
-  readonly rules: readonly { readonly "pact:matcher:type": string; readonly min?: number }[];
+  path: string;
+  rules: { "pact:matcher:type": string; min?: number }[];
 }
 
 /** Options of {@link contractRules}. */

@@ -45,12 +45,15 @@ export {
   type PactsCliErrorCode,
 } from "./errors.ts";
 export {
+  type BodyBuilderLike,
   type ErrorBodyExample,
   IDP_CELLS,
   type IdpCellStatus,
   type IdpInteractionOptions,
   idpInteraction,
+  type MockServerLike,
   type PactV4Like,
+  type V4InteractionWithResponse,
 } from "./interactions.ts";
 export { PACT_CONSUMER, PACT_FILE, PACT_PROVIDER, PACTS_DIR } from "./pact-names.ts";
 export { pactSafe, pactUnsafeReason } from "./pact-safe.ts";

@@ -14,7 +14,6 @@ import {
   type ProviderStateName,
   requestShapeFor,
 } from "@idp/contracts";
-import type { PactV4 } from "@pact-foundation/pact";
 import { contractRules, type PathRule } from "./contract-rules.ts";
 import { INVALID_EXAMPLES, type RequestBodies, VALID_EXAMPLES } from "./default-examples.ts";
 import { IdpInteractionError } from "./errors.ts";
@@ -64,12 +63,42 @@ export type IdpInteractionOptions<Op extends DetailedOperationId, S extends IdpC
     }
   : unknown);
 
-// pact-js does not export its V4 builder types by name; they are read off PactV4 itself.
-type V4UnconfiguredInteraction = ReturnType<PactV4["addInteraction"]>;
-type V4InteractionWithRequest = ReturnType<V4UnconfiguredInteraction["withRequest"]>;
-/** What `idpInteraction` returns: pact-js's interaction, ready for `.executeTest()`. */
-export type V4InteractionWithResponse = ReturnType<V4InteractionWithRequest["willRespondWith"]>;
+// The parts of pact-js's V4 DSL the builders use, structurally: a PactV4 fits them, and this
+// package's types never load pact-js's own .d.ts (which needs @types/express), so a project that
+// only uses IdpClient needs no Pact at all.
 
+/** pact-js's mock server, as `executeTest` hands it to the test. */
+export interface MockServerLike {
+  readonly url: string;
+  readonly port: number;
+  readonly id: string;
+}
+/** pact-js's request and response builders (`withRequest(..., (b) => ...)`). */
+export interface BodyBuilderLike {
+  headers(headers: Record<string, unknown>): BodyBuilderLike;
+  jsonBody(body: unknown): BodyBuilderLike;
+  matchingRules(rules: { body: PathRule[] }): BodyBuilderLike;
+}
+/** What `idpInteraction` returns: pact-js's interaction, ready for `.executeTest()`. */
+export interface V4InteractionWithResponse {
+  executeTest<T>(testFn: (mockServer: MockServerLike) => Promise<T>): Promise<T | undefined>;
+}
+interface V4InteractionWithRequest {
+  willRespondWith(
+    status: number,
+    builder?: (b: BodyBuilderLike) => void,
+  ): V4InteractionWithResponse;
+}
+interface V4UnconfiguredInteraction {
+  given(state: string, parameters?: Record<string, string>): V4UnconfiguredInteraction;
+  uponReceiving(description: string): V4UnconfiguredInteraction;
+  comment(comment: string): V4UnconfiguredInteraction;
+  withRequest(
+    method: string,
+    path: string,
+    builder?: (b: BodyBuilderLike) => void,
+  ): V4InteractionWithRequest;
+}
 /** Anything with pact-js's `addInteraction()`: a `PactV4`. */
 export interface PactV4Like {
   addInteraction(): V4UnconfiguredInteraction;
@@ -259,9 +288,7 @@ export function idpInteraction<Op extends DetailedOperationId, S extends IdpCell
   );
   if (comment) interaction = interaction.comment(comment);
   const withRequest = interaction.withRequest(op.method, path, (b) => {
-    b.headers(headers as never)
-      .jsonBody(body)
-      .matchingRules({ body: requestRules as never });
+    b.headers(headers).jsonBody(body).matchingRules({ body: requestRules });
   });
   if (status < 400) return withRequest.willRespondWith(status);
   const errorBody = options.errorBody ?? (cell.errorBody as ErrorBodyExample);

@@ -4,6 +4,7 @@ import { PACT_WRONG_AUTHORIZATION } from "@idp/contracts";
 import type { ProviderStates } from "../engine/states.ts";
 import type { Answer, Client } from "../http/client.ts";
 import { shq } from "../http/exchange.ts";
+import { operationOfRequest } from "../report/findings.ts";
 import type { Secrets } from "../secrets.ts";
 
 /** Where Pact's verifier sends state changes: the guard answers them (forwarding real ones). */
@@ -136,9 +137,13 @@ export class PactGuard {
           : `'Authorization: <the value in the pact>'`,
       ];
     }
+    const method = req.method ?? "GET";
+    // Tagged with its operation, so the status grid counts what Pact's interactions got.
+    const operation = operationOfRequest(method, req.url ?? "/");
     const answer = await this.#options.client.send(
       {
-        method: req.method ?? "GET",
+        ...(operation ? { operation } : {}),
+        method,
         origin: this.#options.providerOrigin,
         path: req.url ?? "/",
         headers,

@@ -349,6 +349,10 @@ function mismatchSummary(mismatches: readonly PactMismatch[]): string {
     .map((m) => {
       if (m.type === "status") return `status: expected ${m.expected}, got ${m.actual}`;
       const where = m.path ? ` ${m.path}` : "";
+      // Pact's own sentence names the provider's value first ("Expected <actual> to be equal to
+      // <expected>"): the toolkit's wording, expected then got, whenever both values are known.
+      if (m.expected !== undefined && m.actual !== undefined)
+        return `${m.type}${where}: expected ${m.expected}, got ${m.actual}`;
       return `${m.type}${where}: ${m.message}`;
     })
     .join("; ");

@@ -82,7 +82,7 @@ export function failureLines(f: Failure): string[] {
   if (f.body) lines.push(`payload:  ${f.body}`);
   for (const m of f.mismatches ?? [])
     lines.push(
-      `mismatch: ${m.type}${m.path ? ` ${m.path}` : ""}: ${m.expected !== undefined || m.actual !== undefined ? `expected ${m.expected ?? "(none)"}, actual ${m.actual ?? "(none)"}` : m.message}`,
+      `mismatch: ${m.type}${m.path ? ` ${m.path}` : ""}: ${m.expected !== undefined || m.actual !== undefined ? `expected ${m.expected ?? "(none)"}, got ${m.actual ?? "(none)"}` : m.message}`,
     );
   if (f.exchange) lines.push(...exchangeLines(f.exchange));
   if (f.setup) lines.push(`state:    ${f.setup}`);

@@ -1,0 +1,44 @@
+// my-backend's payload builders: what its code sends to the IDP.
+import type { CreateSchemaRequest, UserPublishRequest } from "@idp/contracts";
+
+export interface OrderShipped {
+  readonly orderId: string;
+  readonly carrier: string;
+  /** How long the phone vibrates, in seconds. */
+  readonly vibrateSeconds: number;
+  readonly unread: number;
+}
+
+// PLANT_BUG=1 plants the bug the toolkit must catch: a fractional vibrate_duration.
+const vibrateMs = (seconds: number) =>
+  process.env.PLANT_BUG === "1" ? seconds * 1.5 : seconds * 1000;
+
+export function orderShippedPush(e: OrderShipped): UserPublishRequest {
+  return {
+    data: {
+      message: `Order ${e.orderId} is on its way with ${e.carrier}`,
+      title: "Order shipped",
+      small_icon: "ic_shipping",
+      vibrate: e.vibrateSeconds > 0,
+      vibrate_duration: vibrateMs(e.vibrateSeconds),
+      auto_cancel: true,
+      big_style: false,
+      activity_class: "com.mybackend.OrdersActivity",
+      badge: e.unread,
+      sound: "default",
+    },
+  };
+}
+
+export function ordersSchema(name: string): CreateSchemaRequest {
+  return {
+    schema: {
+      name,
+      fields: [
+        { name: "order_id", type: "string", unique: true },
+        { name: "shipped_at", type: "date_time" },
+      ],
+      permissions: { write_protected: true, read_protected: true },
+    },
+  };
+}
