@@ -7,7 +7,15 @@
 // Prints one line per step and a final PASS/FAIL; exit 1 on any failure.
 // `--keep` leaves the temporary project for inspection.
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -46,9 +54,12 @@ const catalogVersion = (name) => {
   if (!line) throw new Error(`pnpm-workspace.yaml has no catalog entry for ${name}`);
   return line.split(":").slice(1).join(":").trim();
 };
-const CONSUMER_TEAM_DEPS = ["@pact-foundation/pact", "vitest", "@fast-check/vitest", "fast-check"].map(
-  (name) => `${name}@${catalogVersion(name)}`,
-);
+const CONSUMER_TEAM_DEPS = [
+  "@pact-foundation/pact",
+  "vitest",
+  "@fast-check/vitest",
+  "fast-check",
+].map((name) => `${name}@${catalogVersion(name)}`);
 
 const CONSUMER = `import * as fc from "fast-check";
 import { CreateSchemaRequest, classifyRequestBody } from "@idp/contracts";
@@ -206,7 +217,11 @@ try {
   const username = "smoke-user";
   const password = `smoke-${Math.random().toString(36).slice(2)}`;
   provider = await startProvider(username, password);
-  step(true, "the installed idp-provider started (--port 0 --db :memory: --provider-states)", provider.baseUrl);
+  step(
+    true,
+    "the installed idp-provider started (--port 0 --db :memory: --provider-states)",
+    provider.baseUrl,
+  );
 
   // 5. A consumer program that uses the three libraries as installed, types included; and the
   // consumer team's project, type-checked with it.
@@ -308,7 +323,10 @@ try {
   const bug = npx(["vitest", "run"], { env: { ...teamEnv, PLANT_BUG: "1" } });
   const out = `${bug.stdout}${bug.stderr}`;
   const property = /at data\.vibrate_duration: received \d+\.5 \(a fraction\)/.test(out);
-  const refused = /pushToUserDevices 200 interaction: the example body is not valid at data\.vibrate_duration: received 4\.5/.test(out);
+  const refused =
+    /pushToUserDevices 200 interaction: the example body is not valid at data\.vibrate_duration: received 4\.5/.test(
+      out,
+    );
   step(
     bug.status === 1 && property && refused,
     "consumer team with PLANT_BUG=1: the property test and the 2xx builder both catch it",

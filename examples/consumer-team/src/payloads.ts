@@ -11,6 +11,7 @@ export interface OrderShipped {
 
 // PLANT_BUG=1 plants the bug the toolkit must catch: a fractional vibrate_duration.
 const vibrateMs = (seconds: number) =>
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: a standalone project's test switch, not a turbo task
   process.env.PLANT_BUG === "1" ? seconds * 1.5 : seconds * 1000;
 
 export function orderShippedPush(e: OrderShipped): UserPublishRequest {

@@ -1,3 +1,4 @@
+export { defOf as zodDefOf, jsonTypeOf } from "./_internal/zod-def.ts";
 export { GeneratorError, type GeneratorErrorCode } from "./errors.ts";
 export {
   type InvalidBodyCase,
@@ -26,5 +27,4 @@ export {
   type ValidBodyConstraints,
   validBodyArb,
 } from "./valid-body.ts";
-export { defOf as zodDefOf, jsonTypeOf } from "./_internal/zod-def.ts";
 export { type ZodArbitraryOptions, zodArbitrary } from "./zod-arbitrary.ts";
