@@ -318,6 +318,18 @@ try {
     `exit ${teamVerify.status}: ${teamVerdict || tail(teamVerify)}`,
   );
 
+  const teamCheck = npx([
+    "idp-pacts",
+    "check-contracts",
+    "--pacts",
+    "pacts/my-backend-idp-service.json",
+  ]);
+  step(
+    teamCheck.status === 0,
+    "consumer team: idp-pacts check-contracts --pacts pacts/my-backend-idp-service.json",
+    `exit ${teamCheck.status}${teamCheck.status === 0 ? "" : `: ${tail(teamCheck)}`}`,
+  );
+
   // 8. A planted builder bug (a fractional vibrate_duration): the property test fails with the
   // received value, and the 2xx interaction is refused when the test is written.
   const bug = npx(["vitest", "run"], { env: { ...teamEnv, PLANT_BUG: "1" } });

@@ -1,10 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 
+/** The one username and password the provider accepts. */
 export interface Credentials {
   readonly username: string;
   readonly password: string;
 }
 
+/** The result of parsing an Authorization header: the credentials, or why it is not acceptable. */
 export type BasicAuthParse =
   | { readonly ok: true; readonly username: string; readonly password: string }
   | { readonly ok: false; readonly reason: string };

@@ -5,6 +5,7 @@ export const THIS_LOGIN_APP_ID = "idp-reference-app";
 /** Users of "another login app" live here; they exist only through provider states or seeding. */
 export const OTHER_LOGIN_APP_ID = "another-login-app";
 
+/** A login user's device, the target of a push. */
 export interface Device {
   readonly id: number;
   readonly userId: string;

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   unknownProviderState: "unknown_provider_state",
   serverError: "server_error",
 } as const;
+/** An `error` value the provider answers with. */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** An R2 error answer: JSON with `error`, `error_description` and `errors`. */

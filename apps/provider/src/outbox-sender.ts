@@ -16,6 +16,7 @@ export interface PushSender {
   send(deliveries: readonly PushDelivery[]): void | Promise<void>;
 }
 
+/** A push waiting in the outbox to be delivered. */
 export interface OutboxRow {
   readonly id: number;
   readonly userId: string;

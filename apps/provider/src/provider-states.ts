@@ -6,6 +6,7 @@ import { ERROR_CODES, errorResponse } from "./error-body.ts";
 import { readBodyText } from "./request-body.ts";
 import { json, methodNotAllowed } from "./routes/responses.ts";
 
+/** Where the provider answers Pact state changes (with `providerStates: true`). */
 export const PROVIDER_STATES_PATH = "/_pact/provider-states";
 
 interface StateHandler {

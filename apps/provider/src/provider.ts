@@ -11,6 +11,7 @@ import {
 import { PROVIDER_STATES_PATH } from "./provider-states.ts";
 import { type RunningServer, SERVER_LIMITS, type ServerLimits, startServer } from "./server.ts";
 
+/** Options of `createProvider`: database file, credentials, provider states, seed users, logging. */
 export interface ProviderOptions {
   /**
    * SQLite file path, or ":memory:".
@@ -43,6 +44,7 @@ export interface ProviderOptions {
   limits?: Partial<ServerLimits>;
 }
 
+/** Where a listening provider answers: its base URL (ending in /v1) and its provider-states URL. */
 export interface ListenResult {
   /** e.g. "http://127.0.0.1:PORT/v1" */
   baseUrl: string;
@@ -51,6 +53,7 @@ export interface ListenResult {
   port: number;
 }
 
+/** A created provider: `listen()`, `close()` and its database. */
 export interface IdpProvider {
   /** Answers one request in-process, no socket. */
   fetch(request: Request): Promise<Response>;

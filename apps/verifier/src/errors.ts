@@ -12,6 +12,7 @@ export type VerifyErrorCode =
   | "E_REPORT_WRITE"
   | "E_PACT_VERIFIER";
 
+/** A verification that cannot be carried out (exit 2): a stable code and one line. */
 export class VerifyError extends Error {
   override name = "VerifyError";
   readonly code: VerifyErrorCode;
@@ -23,6 +24,7 @@ export class VerifyError extends Error {
 
 /** Exit statuses of `idp-verify` (conformance.md §5). */
 export const EXIT = { passed: 0, violated: 1, couldNotVerify: 2 } as const;
+/** 0, 1 or 2 (conformance.md §5). */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** One line for a user: the code and message, never a stack trace. */

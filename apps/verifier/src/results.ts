@@ -9,6 +9,7 @@ import type { Finding } from "./report/findings.ts";
  */
 export type CheckStatus = "passed" | "failed" | "incomplete" | "error";
 
+/** Why a check failed: the rule, expected and received, the exchange, curl and replay commands. */
 export interface Failure {
   /** One line: the rule, expected vs received. */
   readonly message: string;
@@ -48,6 +49,7 @@ export interface Failure {
   readonly replayFile?: string;
 }
 
+/** One mismatch Pact's verifier found in an answer: type, path, expected and actual. */
 export interface PactMismatch {
   /** status, header or body, and where (`$.errors[0]`). */
   readonly type: string;
@@ -57,12 +59,14 @@ export interface PactMismatch {
   readonly message: string;
 }
 
+/** A warning of a check: its message, how often, and one exchange. */
 export interface Warning {
   readonly message: string;
   readonly count: number;
   readonly exchange?: Exchange;
 }
 
+/** The result of one check (conformance or pact): status, runs, failure, warnings. */
 export interface CheckResult {
   /** Stable id: `R1.auth.no-header`, ..., or `pact.<interaction description>`. */
   readonly id: string;
@@ -114,6 +118,7 @@ export interface Phase {
 
 export type Verdict = "passed" | "failed" | "could-not-verify";
 
+/** Everything a run found: the JSON report's shape. */
 export interface VerifyReport {
   readonly tool: { readonly name: "idp-verify"; readonly version: string };
   readonly startedAt: string;

@@ -21,6 +21,7 @@ import { LiveProgress, paintFor } from "./terminal/index.ts";
 import { verify } from "./verify.ts";
 import { VERSION } from "./version.ts";
 
+/** Where `runCli` writes: stdout and stderr. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;

@@ -25,6 +25,7 @@ import type { Credentials } from "./rules/types.ts";
 import { Secrets } from "./secrets.ts";
 import { VERSION } from "./version.ts";
 
+/** Hooks of `verify`: progress lines, each result as it is final, plan and case counts. */
 export interface VerifyIo {
   /** Progress and warnings, one line each (the CLI writes them to stderr). */
   readonly progress?: (line: string) => void;

@@ -101,10 +101,15 @@ function receivedAt(body: unknown, path: JsonPath, kind: ViolationKind): string 
   return `${cut} (${jsonKind(node)})`;
 }
 
-/** The violation's message without its leading `path: `. */
+/**
+ * What the contract expects, from the violation's message: without its leading `path: `, and only
+ * the expected part of a zod message (`expected an integer`, `Invalid input: expected string,
+ * received number`), since the received value is reported on its own.
+ */
 const expectedText = (v: BodyViolation): string => {
   const prefix = `${formatPath(v.path)}: `;
-  return v.message.startsWith(prefix) ? v.message.slice(prefix.length) : v.message;
+  const text = v.message.startsWith(prefix) ? v.message.slice(prefix.length) : v.message;
+  return /expected (.+?)(?:, received .*)?$/i.exec(text)?.[1] ?? text;
 };
 
 /**

@@ -16,8 +16,10 @@ export const AREAS = [
   "OpenID Connect",
   "Deprecated areas",
 ] as const;
+/** One of the 12 areas of the spec's endpoint list. */
 export type AreaName = (typeof AREAS)[number];
 
+/** One operation of the spec's endpoint list: its area, name, and method and path where the spec shows them. */
 export interface CatalogueEntry {
   /** Stable id: kebab-case of area and name. */
   readonly id: string;

@@ -3,8 +3,10 @@ import { type DetailedOperationId, detailedOperations } from "./operations.ts";
 import { type ContractProfile, defaultProfile, requestShapeFor } from "./profiles.ts";
 import type { ClientErrorStatus, ViolationKind } from "./violations.ts";
 
+/** A path into a JSON body: keys and array indexes, e.g. `["schema", "fields", 0, "unique"]`. */
 export type JsonPath = readonly (string | number)[];
 
+/** One way a body breaks the contract: its kind, where, and a message. */
 export interface BodyViolation {
   readonly kind: ViolationKind;
   /** Where in the body, e.g. ["schema", "fields", 0, "unique"]; [] for the whole body. */

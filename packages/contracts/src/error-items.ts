@@ -3,6 +3,7 @@ import { ErrorBody } from "./shapes.ts";
 
 /** What an element of an error body's `errors` may be (conformance.md §6, `errorsItems`). */
 export const ERRORS_ITEM_KINDS = ["string", "object"] as const;
+/** What an element of the error body's `errors` may be: `string` (the spec) or `object` (a profile's reading). */
 export type ErrorsItemKind = (typeof ERRORS_ITEM_KINDS)[number];
 
 /** The spec's reading: `errors` is an array of strings (service-interface.md: Errors). */

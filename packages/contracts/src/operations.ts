@@ -7,11 +7,15 @@ export const DETAILED_OPERATION_IDS = [
   "pushToUserDevices",
   "updateClusteringRules",
 ] as const;
+/** `createSchema`, `pushToUserDevices` or `updateClusteringRules`. */
 export type DetailedOperationId = (typeof DETAILED_OPERATION_IDS)[number];
 
+/** The name of a detailed operation's request shape. */
 export type RequestShapeName = "CreateSchemaRequest" | "UserPublishRequest" | "ClusteringRules";
+/** An HTTP method of the catalogue. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 
+/** One of the three detailed operations: method, path, path parameters, wrapper key, request shape and documented statuses. */
 export interface DetailedOperation {
   readonly id: DetailedOperationId;
   readonly summary: string;
@@ -32,6 +36,7 @@ export interface DetailedOperation {
   readonly deprecated: false | { readonly since: string };
 }
 
+/** The three detailed operations by id (method, path, statuses, request shape). */
 export const detailedOperations: { readonly [K in DetailedOperationId]: DetailedOperation } = {
   createSchema: {
     id: "createSchema",

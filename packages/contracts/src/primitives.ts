@@ -14,4 +14,5 @@ export function jsonInteger() {
 
 /** Marker kept in the catalogue and registry wherever the spec says "not shown". */
 export const NOT_SHOWN = "not shown" as const;
+/** The type of `NOT_SHOWN`. */
 export type NotShown = typeof NOT_SHOWN;

@@ -5,6 +5,7 @@ import { SPEC_VIOLATION_KINDS, VIOLATION_KINDS, type ViolationKind } from "./vio
 
 /** The two login-user cases of R7 (conformance.md §1). */
 export const LOGIN_USER_KINDS = ["unknown", "otherLoginApp"] as const;
+/** `unknown` (no login user has the id) or `otherLoginApp` (R7). */
 export type LoginUserKind = (typeof LOGIN_USER_KINDS)[number];
 
 /**

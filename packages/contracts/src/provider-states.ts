@@ -13,6 +13,7 @@ export const PROVIDER_STATES = {
   /** The provider holds no datastore schema of that name (a provider that keeps none does nothing). */
   noSchemaWithName: "no schema with this name exists",
 } as const;
+/** One of the four provider state names of conformance.md §4. */
 export type ProviderStateName = (typeof PROVIDER_STATES)[keyof typeof PROVIDER_STATES];
 
 /** The one parameter each state takes (conformance.md §4): a login user id or a schema name. */

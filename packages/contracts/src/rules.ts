@@ -2,6 +2,7 @@
 
 /** The rule ids of conformance.md §1. */
 export const RULE_IDS = ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"] as const;
+/** A rule id of conformance.md §1 (`R1` ... `R8`). */
 export type RuleId = (typeof RULE_IDS)[number];
 
 /**

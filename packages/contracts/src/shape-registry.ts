@@ -21,8 +21,10 @@ export const SHAPE_AREAS = [
   "MFA",
   "OIDC",
 ] as const;
+/** The area of the spec a named shape belongs to. */
 export type ShapeArea = (typeof SHAPE_AREAS)[number];
 
+/** One named shape of the spec: its zod schema (real or explicitly opaque) and where it is used. */
 export interface RegisteredShape {
   readonly name: string;
   readonly area: ShapeArea;

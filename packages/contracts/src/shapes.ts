@@ -6,11 +6,13 @@ import { jsonInteger } from "./primitives.ts";
 // classifier's `excluded_words` may be absent (conformance.md §2). Unknown keys are accepted and
 // values are not restricted, because the spec does not say either makes a payload invalid.
 
+/** Schema permissions: `write_protected` and `read_protected` (booleans). */
 export const SchemaPermissions = z
   .object({ write_protected: z.boolean(), read_protected: z.boolean() })
   .meta({ id: "SchemaPermissions", description: "Schema permissions." });
 export type SchemaPermissions = z.infer<typeof SchemaPermissions>;
 
+/** One field of a schema to create: `name`, `type`, optional `unique`. */
 export const CreateSchemaField = z
   .object({
     name: z.string().meta({ description: "field name" }),
@@ -20,6 +22,7 @@ export const CreateSchemaField = z
   .meta({ id: "CreateSchemaField", description: "Schema field (create)." });
 export type CreateSchemaField = z.infer<typeof CreateSchemaField>;
 
+/** The body of create schema (POST /marketing/datastore/schemas), as a zod schema and a type. */
 export const CreateSchemaRequest = z
   .object({
     schema: z
@@ -33,6 +36,7 @@ export const CreateSchemaRequest = z
   .meta({ id: "CreateSchemaRequest", description: "Datastore schema (request shape)." });
 export type CreateSchemaRequest = z.infer<typeof CreateSchemaRequest>;
 
+/** The `data` object of a push: message, title, icon, vibration, badge, sound. */
 export const PushNotificationData = z
   .object({
     message: z.string(),
@@ -49,11 +53,13 @@ export const PushNotificationData = z
   .meta({ id: "PushNotificationData", description: "The `data` object of the push payload." });
 export type PushNotificationData = z.infer<typeof PushNotificationData>;
 
+/** The body of push to user devices (POST .../login/users/{id}/publish), as a zod schema and a type. */
 export const UserPublishRequest = z
   .object({ data: PushNotificationData })
   .meta({ id: "UserPublishRequest", description: "Push notification payload." });
 export type UserPublishRequest = z.infer<typeof UserPublishRequest>;
 
+/** A candidate label of a clustering feature: `name` and `keywords`. */
 export const ClusteringLabel = z
   .object({
     name: z.string().meta({ description: "label name" }),
@@ -62,6 +68,7 @@ export const ClusteringLabel = z
   .meta({ id: "ClusteringLabel", description: "A candidate label of a clustering feature." });
 export type ClusteringLabel = z.infer<typeof ClusteringLabel>;
 
+/** How a clustering feature is evaluated: type, categories, threshold, optional excluded words. */
 export const ClusteringClassifier = z
   .object({
     type: z.string().meta({ description: "value used: likes" }),
@@ -77,11 +84,13 @@ export const ClusteringClassifier = z
   .meta({ id: "ClusteringClassifier", description: "How a clustering feature is evaluated." });
 export type ClusteringClassifier = z.infer<typeof ClusteringClassifier>;
 
+/** A clustering feature: its labels and its classifier. */
 export const ClusteringFeature = z
   .object({ labels: z.array(ClusteringLabel), classifier: ClusteringClassifier })
   .meta({ id: "ClusteringFeature", description: "A clustering feature." });
 export type ClusteringFeature = z.infer<typeof ClusteringFeature>;
 
+/** Global clustering parameters: `excluded_words`. */
 export const ClusteringParameters = z
   .object({
     excluded_words: z.array(z.string()).meta({ description: "words excluded globally" }),
@@ -89,6 +98,7 @@ export const ClusteringParameters = z
   .meta({ id: "ClusteringParameters", description: "Global clustering parameters." });
 export type ClusteringParameters = z.infer<typeof ClusteringParameters>;
 
+/** The body of update clustering rules (PUT /marketing/login/apps/clustering/rules): a features map and parameters. */
 export const ClusteringRules = z
   .object({
     rules: z
@@ -104,6 +114,7 @@ export const ClusteringRules = z
 export type ClusteringRules = z.infer<typeof ClusteringRules>;
 
 // Loose: R2 allows extra keys, and OpenAPI consumers (prism, the pact comparator) must not reject them.
+/** The error body of every answer >= 400 (R2): `error`, `error_description`, `errors`; extra keys allowed. */
 export const ErrorBody = z
   .looseObject({ error: z.string(), error_description: z.string(), errors: z.array(z.string()) })
   .meta({ id: "ErrorBody", description: "Error body of every >= 400 answer; extra keys allowed." });

@@ -13,6 +13,7 @@ export const VALUES_IN_USE_KEYS = [
   "schema.fields[].type",
   "rules.features.*.classifier.type",
 ] as const;
+/** A field whose values in use a profile may set, e.g. `schema.fields[].type`. */
 export type ValuesInUseKey = (typeof VALUES_IN_USE_KEYS)[number];
 
 /** The values in use at each place: they steer generation, and the strict profile allows only these. */

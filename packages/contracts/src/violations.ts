@@ -14,6 +14,7 @@ export const VIOLATION_KINDS = [
   "unknown-key",
   "value-not-in-use",
 ] as const;
+/** How a body breaks a contract: `not-json`, `not-object`, `wrapper-missing`, `wrapper-not-object`, `wrong-type` (and, under strict, `missing-field`, `unknown-key`, `value-not-in-use`). */
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 
 /** Kinds that follow from the spec itself (conformance.md §2-3); the default profile asserts these. */
@@ -31,6 +32,7 @@ export const SPEC_VIOLATION_KINDS: readonly ViolationKind[] = [
  * the set (a provider's and the generators' types rely on it).
  */
 export type ClientErrorStatus = 400 | 422;
+/** Which 4xx each (operation, violation kind) gets: a profile's R5 mapping. */
 export type StatusMapping = {
   readonly [O in DetailedOperationId]: { readonly [K in ViolationKind]: ClientErrorStatus };
 };

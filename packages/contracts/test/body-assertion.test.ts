@@ -47,6 +47,7 @@ describe("assertValidRequestBody", () => {
         kind: "wrong-type",
         path: "data.vibrate_duration",
         received: `${JSON.stringify(fraction)} (a fraction)`,
+        expected: "an integer (a JSON number without a fraction)",
         source: { source: "spec" },
       });
       expect(e.message).toContain("pushToUserDevices body is invalid");
@@ -73,6 +74,13 @@ describe("assertValidRequestBody", () => {
       assertValidRequestBody("pushToUserDevices", { data }, { profile: strictProfile }),
     );
     expect(strict.finding.outcome).toBe("invalid");
+  });
+
+  it("says what was expected once, without zod's own received part", () => {
+    expect(findBodyProblem("pushToUserDevices", withData({ title: 1 }))).toMatchObject({
+      received: "1 (an integer)",
+      expected: "string",
+    });
   });
 
   it("judges the body as sent: NaN is null on the wire, an undefined key is absent", () => {

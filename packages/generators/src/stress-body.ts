@@ -49,6 +49,7 @@ export const STRESS_KINDS = [
   "extreme-number",
   "unicode",
 ] as const;
+/** One kind of structural stress (`deep-nesting`, `long-string`, `many-keys`, `large-array`, `extreme-number`, `unicode`). */
 export type StressKind = (typeof STRESS_KINDS)[number];
 
 /** Where the stress sits: under a key the tables do not name, or as the value of a tabulated one. */

@@ -12,12 +12,14 @@ import { PACT_CONSUMER, PACTS_DIR } from "./pact-names.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Where the Pact Broker is and how to log in (from the environment: `readBrokerSettings`). */
 export interface BrokerSettings {
   readonly baseUrl: string;
   /** Which credential the CLI will read from the environment; `none` for a broker without auth. */
   readonly auth: "token" | "basic" | "none";
 }
 
+/** The version and branch a pact is published as (git's, or PACT_CONSUMER_VERSION / PACT_CONSUMER_BRANCH). */
 export interface ConsumerVersion {
   readonly version: string;
   readonly branch: string;
@@ -143,6 +145,7 @@ export interface PublishPlan extends ConsumerVersion {
   readonly extraArgs?: readonly string[];
 }
 
+/** The `pact-broker publish` arguments of a plan (no secret among them). */
 export function publishArgs(plan: PublishPlan): string[] {
   return [
     "publish",
@@ -165,6 +168,7 @@ export interface CanIDeployPlan {
   readonly extraArgs?: readonly string[];
 }
 
+/** The `pact-broker can-i-deploy` arguments of a plan (no secret among them). */
 export function canIDeployArgs(plan: CanIDeployPlan): string[] {
   return [
     "can-i-deploy",
@@ -189,6 +193,7 @@ export interface RecordPlan {
   readonly extraArgs?: readonly string[];
 }
 
+/** The `pact-broker record-deployment` / `record-release` arguments of a plan. */
 export function recordArgs(plan: RecordPlan): string[] {
   return [
     `record-${plan.kind}`,
@@ -228,6 +233,7 @@ export interface RunOptions {
   readonly stdio?: "inherit" | "pipe";
 }
 
+/** What a `pact-broker` command did: its exit status and output (secrets removed). */
 export interface RunResult {
   readonly exitCode: number;
   readonly stdout: string;
@@ -367,6 +373,7 @@ export async function requireEnvironment(
     );
 }
 
+/** Options of `publishPacts`: the pacts folder and the version. */
 export interface PublishOptions extends CommandOptions {
   readonly pactsDir?: string;
 }
@@ -417,6 +424,7 @@ function pacticipantVersion(
   return { pacticipant, version, environment: options.environment.trim() };
 }
 
+/** Options of `canIDeploy`: the pacticipant and version (default: this consumer at its git commit). */
 export type CanIDeployOptions = PacticipantOptions;
 
 /** `idp-pacts can-i-deploy --to-environment ENV` for this commit of the consumer (or another pacticipant). */
@@ -441,6 +449,7 @@ export async function canIDeploy(options: CanIDeployOptions): Promise<RunResult>
   );
 }
 
+/** Options of `recordDeployment` and `recordRelease`: the pacticipant and version. */
 export type RecordOptions = PacticipantOptions;
 
 /** `idp-pacts record-deployment --environment ENV`: this version of the pacticipant is now live there. */

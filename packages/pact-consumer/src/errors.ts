@@ -28,6 +28,7 @@ export class IdpApiError extends Error {
   }
 }
 
+/** Why an answer was not one the interface documents. */
 export type IdpProtocolErrorCode =
   /** A status the operation does not document (R3), including an undocumented 2xx. */
   | "E_UNDOCUMENTED_STATUS"
@@ -58,6 +59,7 @@ export class IdpProtocolError extends Error {
   }
 }
 
+/** Stable codes of `idp-pacts` usage and configuration errors (exit 2). */
 export type PactsCliErrorCode =
   /** Missing or contradictory settings (exit 2). */
   | "E_CONFIG"

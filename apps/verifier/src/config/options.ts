@@ -14,6 +14,7 @@ export interface OptionSpec {
   readonly group: "provider" | "pacts" | "broker" | "checks" | "output" | "general";
 }
 
+/** The headings of `--help`'s option groups. */
 export const GROUP_TITLES: { readonly [G in OptionSpec["group"]]: string } = {
   provider: "The provider",
   pacts: "Pacts",

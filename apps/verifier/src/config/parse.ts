@@ -12,6 +12,7 @@ import { base64, splitUserInfo } from "../secrets.ts";
 import { parseShard, type Shard } from "../shard.ts";
 import { OPTIONS } from "./options.ts";
 
+/** `json`, `junit` or `html`. */
 export type ReportFormat = "json" | "junit" | "html";
 
 /** A pact to verify: a file or folder, or a URL (with the Authorization it needs, never printed). */

@@ -12,6 +12,7 @@ export const AUTH_VARIANTS = [
   "wrong-user",
   "wrong-password",
 ] as const;
+/** One kind of unacceptable credentials R1 sends (no header, other scheme, bad base64, ...). */
 export type AuthVariant = (typeof AUTH_VARIANTS)[number];
 
 /** The credentials of one request, in plain words for reports. */

@@ -8,6 +8,7 @@ import type { JsonType } from "./json-values.ts";
 type Def = z.core.$ZodTypeDef & Record<string, unknown>;
 type CheckDef = { check: string } & Record<string, unknown>;
 
+/** The definition zod 4 keeps of a schema (`schema._zod.def`), as the generators read it. */
 export function defOf(schema: z.core.$ZodType): Def {
   return schema._zod.def as Def;
 }
