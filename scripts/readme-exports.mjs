@@ -95,7 +95,8 @@ export function staleReadmes() {
       continue;
     }
     const fresh = `${text.slice(0, a)}${exportsTable(dir)}${text.slice(b + END.length)}`;
-    if (fresh !== text) out.push({ name, file, fresh, problem: "the exports table is out of date" });
+    if (fresh !== text)
+      out.push({ name, file, fresh, problem: "the exports table is out of date" });
   }
   return out;
 }
@@ -105,7 +106,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const stale = staleReadmes();
   for (const s of stale) {
     if (write && s.fresh) writeFileSync(s.file, s.fresh);
-    else process.stderr.write(`${s.name}: ${s.problem} (node scripts/readme-exports.mjs --write)\n`);
+    else
+      process.stderr.write(`${s.name}: ${s.problem} (node scripts/readme-exports.mjs --write)\n`);
   }
   if (!write && stale.length > 0) process.exitCode = 1;
 }

@@ -1,7 +1,11 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/openapi-cli.ts"],
+  entry: {
+    index: "src/index.ts",
+    "openapi-cli": "src/openapi-cli.ts",
+    "cli/index": "src/cli/index.ts",
+  },
   format: "esm",
   platform: "node",
   target: "node22",

@@ -13,7 +13,11 @@ describe("package READMEs", () => {
   });
 
   it.each(PACKAGES.map((p) => [p.name, p.dir]))("%s: every export is documented", (_name, dir) => {
-    expect(exportRows(dir).filter((r) => !r.doc).map((r) => r.name)).toEqual([]);
+    expect(
+      exportRows(dir)
+        .filter((r) => !r.doc)
+        .map((r) => r.name),
+    ).toEqual([]);
   });
 
   it.each(PACKAGES.map((p) => [p.name, p.dir]))(

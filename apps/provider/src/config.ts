@@ -1,4 +1,5 @@
-import { parseArgs } from "node:util";
+import { CliError, type FlagTable, parseFlagValues, readFlags } from "@idp/contracts/cli";
+import { z } from "zod";
 
 export interface CliConfig {
   readonly port: number;
@@ -34,77 +35,73 @@ Options:
   -h, --help             show this help
 `;
 
+/** idp-provider's flags, read by the toolkit's shared parser (@idp/contracts/cli). */
+const FLAGS = {
+  port: { type: "string", value: "N", description: "port to listen on" },
+  host: { type: "string", value: "H", description: "address to bind" },
+  db: { type: "string", value: "PATH", description: "SQLite file, or :memory:" },
+  username: { type: "string", value: "U", env: ["IDP_USERNAME"], description: "Basic username" },
+  password: { type: "string", value: "P", env: ["IDP_PASSWORD"], description: "Basic password" },
+  "provider-states": { type: "boolean", description: "serve Pact's state-change endpoint" },
+  "login-user": { type: "string", multiple: true, value: "ID", description: "login user" },
+  "other-login-user": { type: "string", multiple: true, value: "ID", description: "other app" },
+  help: { type: "boolean", short: "h", description: "show this help" },
+} as const satisfies FlagTable;
+
+const configSchema = z
+  .object({
+    port: z
+      .string()
+      .default("8080")
+      .refine((t) => /^\d{1,5}$/.test(t) && Number(t) <= 65535, {
+        error: (i) => `--port must be an integer from 0 to 65535, got "${String(i.input)}"`,
+      })
+      .transform(Number),
+    host: z
+      .string()
+      .default("127.0.0.1")
+      .refine((h) => h !== "", "--host must not be empty"),
+    db: z
+      .string()
+      .default(DEFAULT_DB_FILE)
+      .refine((d) => d !== "", "--db must not be empty"),
+    // No default password, ever: a reference server with known credentials would be an open door.
+    username: z
+      .string("--username (or IDP_USERNAME) is required")
+      .refine((u) => u !== "", "--username (or IDP_USERNAME) is required")
+      .refine((u) => !u.includes(":"), "--username must not contain a colon (RFC 7617 Basic)"),
+    password: z
+      .string("--password (or IDP_PASSWORD) is required")
+      .refine((p) => p !== "", "--password (or IDP_PASSWORD) is required"),
+    "provider-states": z.boolean().default(false),
+    "login-user": z.array(z.string()).default([]),
+    "other-login-user": z.array(z.string()).default([]),
+  })
+  .transform(
+    (v): CliConfig => ({
+      port: v.port,
+      host: v.host,
+      db: v.db,
+      credentials: { username: v.username, password: v.password },
+      providerStates: v["provider-states"],
+      loginUsers: v["login-user"],
+      otherLoginAppUsers: v["other-login-user"],
+    }),
+  );
+
 /** Turns argv and the environment into one validated config. Never throws, never exits. */
 export function parseCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): CliParse {
-  let values: ReturnType<typeof parse>["values"];
   // `pnpm start -- --port 1` passes the "--" through (pnpm 12); a leading one is not a terminator here.
   const args = argv[0] === "--" ? argv.slice(1) : argv;
   try {
-    values = parse(args).values;
+    const { values } = readFlags(FLAGS, args, env);
+    if (values.help) return { kind: "help" };
+    return { kind: "run", config: parseFlagValues(configSchema, values) };
   } catch (error) {
-    // parseArgs explains some errors over several lines; the first names the flag.
-    const message = error instanceof Error ? error.message : String(error);
-    return { kind: "error", message: message.split("\n")[0] ?? message };
+    if (error instanceof CliError) return { kind: "error", message: error.message };
+    throw error;
   }
-  if (values.help) return { kind: "help" };
-
-  const portText = values.port ?? "8080";
-  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
-  if (!(port >= 0 && port <= 65535)) {
-    return {
-      kind: "error",
-      message: `--port must be an integer from 0 to 65535, got "${portText}"`,
-    };
-  }
-  const host = values.host ?? "127.0.0.1";
-  if (host === "") return { kind: "error", message: "--host must not be empty" };
-  const db = values.db ?? DEFAULT_DB_FILE;
-  if (db === "") return { kind: "error", message: "--db must not be empty" };
-
-  // No default password, ever: a reference server with known credentials would be an open door.
-  const username = values.username ?? env.IDP_USERNAME;
-  const password = values.password ?? env.IDP_PASSWORD;
-  if (username === undefined || username === "") {
-    return { kind: "error", message: "--username (or IDP_USERNAME) is required" };
-  }
-  if (password === undefined || password === "") {
-    return { kind: "error", message: "--password (or IDP_PASSWORD) is required" };
-  }
-  if (username.includes(":")) {
-    return { kind: "error", message: "--username must not contain a colon (RFC 7617 Basic)" };
-  }
-  return {
-    kind: "run",
-    config: {
-      port,
-      host,
-      db,
-      credentials: { username, password },
-      providerStates: values["provider-states"] ?? false,
-      loginUsers: values["login-user"] ?? [],
-      otherLoginAppUsers: values["other-login-user"] ?? [],
-    },
-  };
-}
-
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      db: { type: "string" },
-      username: { type: "string" },
-      password: { type: "string" },
-      "provider-states": { type: "boolean" },
-      "login-user": { type: "string", multiple: true },
-      "other-login-user": { type: "string", multiple: true },
-      help: { type: "boolean", short: "h" },
-    },
-  });
 }

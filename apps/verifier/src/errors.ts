@@ -6,6 +6,7 @@ export type VerifyErrorCode =
   | "E_NO_PACTS"
   | "E_PROVIDER_UNREACHABLE"
   | "E_PROVIDER_NOT_FOUND"
+  | "E_THROTTLED"
   | "E_STATE_HANDLER"
   | "E_CHECK_UNAVAILABLE"
   | "E_EMBEDDED_PROVIDER"

@@ -1,27 +1,10 @@
 import { RULES } from "@idp/contracts";
-import { GROUP_TITLES, OPTIONS, type OptionSpec } from "./config/options.ts";
+import { flagsHelp, wrapText } from "@idp/contracts/cli";
+import { FLAGS, GROUP_TITLES } from "./config/flags.ts";
 import { CONFORMANCE_CHECKS } from "./rules/index.ts";
 import { VERSION } from "./version.ts";
 
-const flag = (o: OptionSpec) =>
-  `--${o.name}${o.short ? `, -${o.short}` : ""}${o.value ? ` ${o.value}` : ""}`;
-
-const WIDTH = 100;
-
-/** Words of `text` in lines of at most WIDTH, the first after `head`, the rest under it. */
-function wrap(head: string, text: string): string[] {
-  const lines: string[] = [];
-  let line = head;
-  for (const word of text.split(" ")) {
-    if (line.length + word.length + 1 > WIDTH && line.trim() !== "" && line.length > head.length) {
-      lines.push(line.trimEnd());
-      line = " ".repeat(head.length);
-    }
-    line += (line.length > head.length ? " " : "") + word;
-  }
-  lines.push(line.trimEnd());
-  return lines;
-}
+const wrap = (head: string, text: string) => wrapText(head, text, 100);
 
 /** `idp-verify --help`: every option with its default and environment, and every check id. */
 export function helpText(): string {
@@ -32,23 +15,7 @@ export function helpText(): string {
     "Usage: idp-verify [--provider-url URL] [options]",
     "",
   ];
-  const width = Math.max(...OPTIONS.map((o) => flag(o).length)) + 2;
-  for (const [group, title] of Object.entries(GROUP_TITLES)) {
-    out.push(`${title}:`);
-    for (const o of OPTIONS.filter((x) => x.group === group)) {
-      const extra = [
-        o.defaultText ? `default: ${o.defaultText}` : "",
-        o.env ? `env ${o.env.join(", ")}` : "",
-      ].filter(Boolean);
-      out.push(
-        ...wrap(
-          `  ${flag(o).padEnd(width)}`,
-          `${o.description}${extra.length ? ` (${extra.join("; ")})` : ""}`,
-        ),
-      );
-    }
-    out.push("");
-  }
+  out.push(...flagsHelp(FLAGS, GROUP_TITLES, 100));
   out.push("Checks (--checks takes ids or prefixes such as R1, R4.valid-accepted, pact):");
   const idWidth = Math.max(...CONFORMANCE_CHECKS.map((c) => c.id.length)) + 2;
   for (const c of CONFORMANCE_CHECKS) {

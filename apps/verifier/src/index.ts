@@ -1,4 +1,4 @@
-export { GROUP_TITLES, OPTIONS, type OptionSpec } from "./config/options.ts";
+export { FLAGS, type Flags, GROUP_TITLES } from "./config/flags.ts";
 export { type Config, parseConfig, type ReportFormat } from "./config/parse.ts";
 export { EXIT, type ExitCode, VerifyError, type VerifyErrorCode } from "./errors.ts";
 export { helpText } from "./help.ts";

@@ -152,7 +152,25 @@ export interface VerifyReport {
     readonly pact?: Phase;
     readonly conformance?: Phase;
   };
-  readonly requests: { readonly sent: number; readonly answered: number };
+  /** Requests sent (retries included), answered, and answers that were a gateway's "not now". */
+  readonly requests: {
+    readonly sent: number;
+    readonly answered: number;
+    readonly throttled: number;
+  };
+  /** How the provider was reached (conformance.md §7): said in every report. */
+  readonly deployment: {
+    /** `--insecure`: TLS certificates were not checked. */
+    readonly insecure: boolean;
+    readonly rateLimitPerSecond?: number;
+    /** The names of the `--header`s sent (never their values). */
+    readonly headers: readonly string[];
+    readonly privateCa: boolean;
+    readonly clientCertificate: boolean;
+    readonly proxied?: true;
+    /** `--har`: where every exchange was written. */
+    readonly har?: string;
+  };
   /** Set when the provider stopped answering and the run ended early. */
   readonly providerStopped?: string;
   /** Run-level warnings (e.g. a password too short to scrub). */

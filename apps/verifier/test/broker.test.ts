@@ -19,6 +19,7 @@ import {
 } from "@idp/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../src/config/parse.ts";
+import { urlProvider } from "./support/config.ts";
 import { runVerify } from "./support/run.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -517,10 +518,10 @@ describe("idp-verify broker options", () => {
       "--broker-url",
       "https://bu:b-pass@broker.example/base",
     ]);
-    expect(c.providerUrl).toBe("http://127.0.0.1:8080/v1");
-    expect(c.credentials).toEqual({ username: "pu", password: "p@ss-1" });
-    expect(c.providerStates?.url).toBe("http://127.0.0.1:8080/_pact/provider-states");
-    expect(c.providerStates?.authorization).toBe(`Basic ${btoa("su:st-pass")}`);
+    expect(urlProvider(c).url).toBe("http://127.0.0.1:8080/v1");
+    expect(urlProvider(c).credentials).toEqual({ username: "pu", password: "p@ss-1" });
+    expect(urlProvider(c).states?.url).toBe("http://127.0.0.1:8080/_pact/provider-states");
+    expect(urlProvider(c).states?.authorization).toBe(`Basic ${btoa("su:st-pass")}`);
     expect(c.broker).toMatchObject({
       url: "https://broker.example/base",
       auth: { username: "bu", password: "b-pass" },
@@ -561,7 +562,7 @@ describe("idp-verify broker options", () => {
       "a username without a password",
       ["--broker-url", "http://b.example", "--broker-username", "u"],
       {},
-      "give both --broker-username and --broker-password",
+      "--broker-password is not set (basic auth needs both --broker-username and --broker-password)",
     ],
     [
       "PACT_BROKER_TOKEN and PACT_BROKER_USERNAME",

@@ -1,7 +1,9 @@
 import { fc, test } from "@fast-check/vitest";
+import { readBrokerSettings } from "@idp/pact-consumer";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../src/config/parse.ts";
 import { VerifyError } from "../src/errors.ts";
+import { urlProvider } from "./support/config.ts";
 
 const run = (argv: string[], env: Record<string, string> = {}) => {
   const r = parseConfig(argv, env, "/work/dir");
@@ -37,8 +39,8 @@ describe("parseConfig", () => {
       ],
       { IDP_USERNAME: "u", IDP_PASSWORD: "p" },
     );
-    expect(c.providerUrl).toBe("http://127.0.0.1:1/v1");
-    expect(c.credentials).toEqual({ username: "u", password: "p" });
+    expect(urlProvider(c).url).toBe("http://127.0.0.1:1/v1");
+    expect(urlProvider(c).credentials).toEqual({ username: "u", password: "p" });
     expect(c.pacts).toEqual([
       { kind: "path", path: "/work/dir/a.json" },
       { kind: "url", url: "https://broker/pacts/x" },
@@ -64,15 +66,15 @@ describe("parseConfig", () => {
       "--broker-url",
       "https://bu:bp@broker.example",
     ]);
-    expect(c.providerUrl).toBe("http://127.0.0.1:1/v1");
-    expect(c.credentials).toEqual({ username: "alice", password: "pa@ss" });
-    expect(c.providerStates?.url).toBe("http://127.0.0.1:1/_pact/provider-states");
-    expect(c.providerStates?.authorization).toBe(
+    expect(urlProvider(c).url).toBe("http://127.0.0.1:1/v1");
+    expect(urlProvider(c).credentials).toEqual({ username: "alice", password: "pa@ss" });
+    expect(urlProvider(c).states?.url).toBe("http://127.0.0.1:1/_pact/provider-states");
+    expect(urlProvider(c).states?.authorization).toBe(
       `Basic ${Buffer.from("st:sp").toString("base64")}`,
     );
     expect(c.broker?.url).toBe("https://broker.example");
     expect(c.broker?.auth).toEqual({ username: "bu", password: "bp" });
-    for (const url of [c.providerUrl, c.providerStates?.url, c.broker?.url])
+    for (const url of [urlProvider(c).url, urlProvider(c).states?.url, c.broker?.url])
       expect(url).not.toMatch(/alice|pa%40ss|st:|bu:|@/);
   });
 
@@ -110,7 +112,7 @@ describe("parseConfig", () => {
 
   it("defaults to the embedded provider, the repo's pacts, the default profile and a 600 s limit", () => {
     const c = run([]);
-    expect(c.providerUrl).toBeUndefined();
+    expect(c.provider.kind).toBe("embedded");
     expect(c.defaultPacts).toBe(true);
     expect(c.profile.name).toBe("default");
     expect(c.maxDurationMs).toBe(600_000);
@@ -166,4 +168,45 @@ describe("parseConfig", () => {
       }
     },
   );
+});
+
+describe("the broker settings mean the same in idp-verify and idp-pacts", () => {
+  const settings: Record<string, string>[] = [
+    { PACT_BROKER_BASE_URL: "https://b.example/" },
+    { PACT_BROKER_BASE_URL: "https://b.example", PACT_BROKER_TOKEN: "tok-1234" },
+    {
+      PACT_BROKER_BASE_URL: "https://b.example",
+      PACT_BROKER_USERNAME: "u",
+      PACT_BROKER_PASSWORD: "pw-1",
+    },
+    { PACT_BROKER_BASE_URL: "https://bu:b%40p@b.example/" },
+    { PACT_BROKER_BASE_URL: "https://b.example", PACT_BROKER_TOKEN: " ", PACT_BROKER_PASSWORD: "" },
+  ];
+  it.each(settings)("reads %j alike", (env) => {
+    const pacts = readBrokerSettings(env);
+    const verify = run([], env);
+    expect(verify.broker?.url).toBe(pacts.baseUrl);
+    expect(verify.broker?.auth).toEqual(pacts.login);
+  });
+
+  const refused: Record<string, string>[] = [
+    { PACT_BROKER_BASE_URL: "ftp://b.example" },
+    { PACT_BROKER_BASE_URL: "https://b.example", PACT_BROKER_USERNAME: "u" },
+    {
+      PACT_BROKER_BASE_URL: "https://b.example",
+      PACT_BROKER_TOKEN: "t",
+      PACT_BROKER_PASSWORD: "p",
+    },
+    { PACT_BROKER_BASE_URL: "https://u:p@b.example", PACT_BROKER_TOKEN: "t" },
+  ];
+  it.each(refused)("refuses %j alike, with the same line", (env) => {
+    let pactsMessage = "";
+    try {
+      readBrokerSettings(env);
+    } catch (e) {
+      pactsMessage = (e as Error).message;
+    }
+    expect(pactsMessage).not.toBe("");
+    expect(errorOf([], env).message).toBe(pactsMessage);
+  });
 });

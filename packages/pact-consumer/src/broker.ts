@@ -2,6 +2,14 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { CliError } from "@idp/contracts/cli";
+import {
+  BROKER_ENV_NAMES,
+  type BrokerLogin,
+  type BrokerTarget,
+  brokerEnv,
+  brokerTarget,
+} from "./broker-settings.ts";
 import { PactsCliError } from "./errors.ts";
 import { PACT_CONSUMER, PACTS_DIR } from "./pact-names.ts";
 
@@ -15,8 +23,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Where the Pact Broker is and how to log in (from the environment: `readBrokerSettings`). */
 export interface BrokerSettings {
   readonly baseUrl: string;
-  /** Which credential the CLI will read from the environment; `none` for a broker without auth. */
+  /** Which credential the CLI will be given; `none` for a broker without auth. */
   readonly auth: "token" | "basic" | "none";
+  readonly login?: BrokerLogin;
 }
 
 /** The version and branch a pact is published as (git's, or PACT_CONSUMER_VERSION / PACT_CONSUMER_BRANCH). */
@@ -29,52 +38,34 @@ const nonEmpty = (value: string | undefined): value is string =>
   value !== undefined && value.trim() !== "";
 
 /**
- * Reads PACT_BROKER_BASE_URL and PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD; neither is
- * fine (a broker without authentication).
+ * Reads PACT_BROKER_BASE_URL and PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD (or the basic
+ * login in the URL's user-info), as idp-verify reads them (`brokerTarget`); neither is fine (a
+ * broker without authentication).
  */
 export function readBrokerSettings(env: Env): BrokerSettings {
-  const baseUrl = env.PACT_BROKER_BASE_URL;
-  if (!nonEmpty(baseUrl)) {
+  if (!nonEmpty(env.PACT_BROKER_BASE_URL))
     throw new PactsCliError(
       "E_CONFIG",
       "PACT_BROKER_BASE_URL is not set (the Pact Broker's address, e.g. https://pact-broker.example.com)",
     );
-  }
-  let url: URL;
+  let target: BrokerTarget | undefined;
   try {
-    url = new URL(baseUrl);
-  } catch (cause) {
-    throw new PactsCliError("E_CONFIG", "PACT_BROKER_BASE_URL is not an absolute http(s) URL", {
-      cause,
+    target = brokerTarget({
+      url: env.PACT_BROKER_BASE_URL,
+      token: env.PACT_BROKER_TOKEN,
+      username: env.PACT_BROKER_USERNAME,
+      password: env.PACT_BROKER_PASSWORD,
+      names: BROKER_ENV_NAMES,
     });
+  } catch (cause) {
+    if (cause instanceof CliError) throw new PactsCliError("E_CONFIG", cause.message, { cause });
+    throw cause;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new PactsCliError("E_CONFIG", "PACT_BROKER_BASE_URL is not an absolute http(s) URL");
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw new PactsCliError(
-      "E_CONFIG",
-      "PACT_BROKER_BASE_URL must not contain credentials; use PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PACT_BROKER_PASSWORD",
-    );
-  }
-  const token = nonEmpty(env.PACT_BROKER_TOKEN);
-  const user = nonEmpty(env.PACT_BROKER_USERNAME);
-  const password = nonEmpty(env.PACT_BROKER_PASSWORD);
-  if (token && (user || password)) {
-    throw new PactsCliError(
-      "E_CONFIG",
-      "set either PACT_BROKER_TOKEN (PactFlow) or PACT_BROKER_USERNAME/PACT_BROKER_PASSWORD (the open-source Pact Broker), not both",
-    );
-  }
-  if (user !== password) {
-    throw new PactsCliError(
-      "E_CONFIG",
-      `PACT_BROKER_${user ? "PASSWORD" : "USERNAME"} is not set (basic auth needs both PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)`,
-    );
-  }
+  const login = (target as BrokerTarget).login;
   return {
-    baseUrl: baseUrl.trim().replace(/\/+$/, ""),
-    auth: token ? "token" : user ? "basic" : "none",
+    baseUrl: (target as BrokerTarget).url,
+    auth: login === undefined ? "none" : "token" in login ? "token" : "basic",
+    ...(login ? { login } : {}),
   };
 }
 
@@ -323,7 +314,17 @@ async function runChecked(
   settings: BrokerSettings,
   writes: boolean,
 ): Promise<RunResult> {
-  const result = await runPactBroker(args, options);
+  // The CLI reads the login from its own variables: the settings as read here (a login in the
+  // URL's user-info included), the URL without it.
+  const env: Env = {
+    ...Object.fromEntries(
+      Object.entries(options.env).filter(
+        ([k]) => !/^PACT_BROKER_(BASE_URL|TOKEN|USERNAME|PASSWORD)$/.test(k),
+      ),
+    ),
+    ...brokerEnv({ url: settings.baseUrl, ...(settings.login ? { login: settings.login } : {}) }),
+  };
+  const result = await runPactBroker(args, { ...options, env });
   const hint = refusalHint(result, settings, writes);
   if (hint) throw new PactsCliError("E_BROKER_REFUSED", hint);
   return result;

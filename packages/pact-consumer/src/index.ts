@@ -27,6 +27,15 @@ export {
   recordDeployment,
   recordRelease,
 } from "./broker.ts";
+export {
+  BROKER_ENV_NAMES,
+  type BrokerInput,
+  type BrokerLogin,
+  type BrokerTarget,
+  brokerAuthorization,
+  brokerEnv,
+  brokerTarget,
+} from "./broker-settings.ts";
 export { IdpClient, type IdpClientOptions } from "./client.ts";
 export { type ContractRulesOptions, contractRules, type PathRule } from "./contract-rules.ts";
 export {

@@ -2,8 +2,8 @@
 // the official pact-broker CLI; and check-contracts (offline triangulation). conformance.md §5.
 // Exit codes: 0 success; 1 the broker said no (can-i-deploy) or refused the content (409); 2 usage,
 // settings, credentials the broker refuses, or an environment that does not exist (one line).
-import { parseArgs } from "node:util";
 import { didYouMean } from "@idp/contracts";
+import { CliError, type FlagTable, readFlags } from "@idp/contracts/cli";
 import { PactsCliError } from "./errors.ts";
 import { VERSION } from "./version.ts";
 
@@ -23,18 +23,34 @@ const COMMANDS = [
 type Command = (typeof COMMANDS)[number];
 
 const WHO = {
-  pacticipant: { type: "string" },
-  version: { type: "string" },
+  pacticipant: {
+    type: "string",
+    value: "NAME",
+    description: "the pacticipant (default: this consumer)",
+  },
+  version: { type: "string", value: "V", description: "its version (default: the git commit)" },
 } as const;
 
 /** Each command's own flags (pact-broker's own flags go after `--`). */
 const FLAGS = {
-  publish: { "pacts-dir": { type: "string" } },
-  "can-i-deploy": { "to-environment": { type: "string" }, ...WHO },
-  "record-deployment": { environment: { type: "string" }, ...WHO },
-  "record-release": { environment: { type: "string" }, ...WHO },
-  "check-contracts": { pacts: { type: "string", multiple: true }, openapi: { type: "string" } },
-} as const;
+  publish: { "pacts-dir": { type: "string", value: "DIR", description: "the pacts to publish" } },
+  "can-i-deploy": {
+    "to-environment": { type: "string", value: "ENV", description: "the environment" },
+    ...WHO,
+  },
+  "record-deployment": {
+    environment: { type: "string", value: "ENV", description: "the environment" },
+    ...WHO,
+  },
+  "record-release": {
+    environment: { type: "string", value: "ENV", description: "the environment" },
+    ...WHO,
+  },
+  "check-contracts": {
+    pacts: { type: "string", multiple: true, value: "PATH", description: "pact files or folders" },
+    openapi: { type: "string", value: "FILE", description: "an OpenAPI document" },
+  },
+} as const satisfies Record<Command, FlagTable>;
 
 export const USAGE = `usage: idp-pacts <command> [flags] [-- <pact-broker flags>]
 
@@ -130,32 +146,24 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   }
 }
 
-/** The command's flags; an unknown one names the closest known flag. */
+/** The command's flags, through the toolkit's shared parser; an unknown one names the closest. */
 function parse(command: Command, args: string[]): Record<string, string | string[] | undefined> {
-  const options = FLAGS[command];
+  const table = FLAGS[command];
+  const known = Object.keys(table).map((k) => `--${k}`);
   try {
-    return parseArgs({ args, options, allowPositionals: false, strict: true }).values as Record<
-      string,
-      string | string[] | undefined
-    >;
+    return readFlags(
+      table,
+      args,
+      {},
+      {
+        positionalHint: `${command} takes only ${known.join(", ")} (pact-broker's own flags go after --)`,
+      },
+    ).values as Record<string, string | string[] | undefined>;
   } catch (cause) {
-    const code = (cause as { code?: string }).code;
-    const message = (cause as Error).message.split("\n")[0] ?? "";
-    const known = Object.keys(options).map((k) => `--${k}`);
-    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-      const flag = /'([^']+)'/.exec(message)?.[1]?.split("=")[0] ?? "";
-      throw new PactsCliError(
-        "E_CONFIG",
-        `unknown option '${flag}' for ${command}${hint(flag, known)}; ${command} takes ${known.join(", ")} (pact-broker's own flags go after --)`,
-        { cause },
-      );
-    }
-    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
-      throw new PactsCliError(
-        "E_CONFIG",
-        `unexpected argument '${/'([^']*)'/.exec(message)?.[1] ?? ""}': ${command} takes only ${known.join(", ")} (pact-broker's own flags go after --)`,
-        { cause },
-      );
+    if (!(cause instanceof CliError)) throw cause;
+    const message = cause.message.startsWith("unknown option")
+      ? `${cause.message} for ${command}; ${command} takes ${known.join(", ")} (pact-broker's own flags go after --)`
+      : cause.message;
     throw new PactsCliError("E_CONFIG", message, { cause });
   }
 }

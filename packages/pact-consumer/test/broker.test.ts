@@ -394,14 +394,14 @@ describe("idp-pacts bin: usage", () => {
     [["can-i-deplo"], "(did you mean can-i-deploy?)"],
     [
       ["can-i-deploy", "--to-env", "x"],
-      "unknown option '--to-env' for can-i-deploy (did you mean --to-environment?)",
+      "unknown option --to-env (did you mean --to-environment?) for can-i-deploy",
     ],
     [["can-i-deploy", "--environment", "x"], "(did you mean --to-environment?)"],
     [["record-deployment", "--to-environment", "x"], "(did you mean --environment?)"],
     [["publish", "--pacts", "x"], "(did you mean --pacts-dir?)"],
-    [["publish", "extra"], "unexpected argument 'extra': publish takes only --pacts-dir"],
+    [["publish", "extra"], "unexpected argument extra: publish takes only --pacts-dir"],
     [["can-i-deploy"], "idp-pacts: --to-environment ENV is missing"],
-    [["record-release", "--environment"], "argument missing"],
+    [["record-release", "--environment"], "--environment needs a value (ENV)"],
     [["record-deployment"], "idp-pacts: --environment ENV is missing"],
   ])("%j: exit 2, one line on stderr, nothing on stdout", async (args, line) => {
     const r = await idpPacts(args, env);
@@ -415,7 +415,10 @@ describe("idp-pacts bin: usage", () => {
     [{ PACT_BROKER_BASE_URL: "" }, "idp-pacts: PACT_BROKER_BASE_URL is not set"],
     [{ PACT_BROKER_USERNAME: "u" }, "idp-pacts: PACT_BROKER_PASSWORD is not set"],
     [{ PACT_BROKER_TOKEN: "t", PACT_BROKER_PASSWORD: "p" }, "not both"],
-    [{ PACT_BROKER_BASE_URL: "http://u:secret@127.0.0.1:9" }, "must not contain credentials"],
+    [
+      { PACT_BROKER_BASE_URL: "http://u:secret@127.0.0.1:9", PACT_BROKER_TOKEN: "t" },
+      "the broker credentials are given twice",
+    ],
   ])("settings %j: exit 2 with one line", async (unset, line) => {
     const r = await idpPacts(["can-i-deploy", "--to-environment", "production"], {
       ...env,
@@ -432,7 +435,10 @@ describe("broker settings", () => {
     [{}, /PACT_BROKER_BASE_URL is not set/],
     [{ PACT_BROKER_BASE_URL: "not a url" }, /not an absolute http\(s\) URL/],
     [{ PACT_BROKER_BASE_URL: "ftp://b.example" }, /not an absolute http\(s\) URL/],
-    [{ PACT_BROKER_BASE_URL: "https://u:secret@b.example" }, /must not contain credentials/],
+    [
+      { PACT_BROKER_BASE_URL: "https://u:secret@b.example", PACT_BROKER_PASSWORD: "p" },
+      /given twice: in the user-info of PACT_BROKER_BASE_URL/,
+    ],
     [
       { PACT_BROKER_BASE_URL: "https://b.example", PACT_BROKER_USERNAME: "u" },
       /PACT_BROKER_PASSWORD is not set/,
@@ -468,9 +474,20 @@ describe("broker settings", () => {
     // A CI secret that is not set arrives as "": the same as not set.
     [{ PACT_BROKER_TOKEN: "", PACT_BROKER_USERNAME: " ", PACT_BROKER_PASSWORD: "" }, "none"],
   ])("%j -> %s auth", (creds, auth) => {
-    expect(readBrokerSettings({ PACT_BROKER_BASE_URL: "https://b.example/", ...creds })).toEqual({
+    expect(
+      readBrokerSettings({ PACT_BROKER_BASE_URL: "https://b.example/", ...creds }),
+    ).toMatchObject({
       baseUrl: "https://b.example",
       auth,
+    });
+  });
+
+  it("takes user-info in the URL as the basic login, as idp-verify does, and keeps it off the URL", () => {
+    const s = readBrokerSettings({ PACT_BROKER_BASE_URL: "https://bu:b%40p@b.example/" });
+    expect(s).toEqual({
+      baseUrl: "https://b.example",
+      auth: "basic",
+      login: { username: "bu", password: "b@p" },
     });
   });
 });

@@ -8,5 +8,8 @@ export {
   type StartBrokerOptions,
   startBroker,
 } from "./broker.ts";
+export { createTestPki, type TestPki } from "./deployment/ca.ts";
+export { type GatewayOptions, type RunningGateway, startGateway } from "./deployment/gateway.ts";
+export { type RunningProxy, startProxy } from "./deployment/proxy.ts";
 export { readmeExampleTests } from "./readme-example.ts";
 export { type NodeRun, runNode } from "./run-node.ts";

@@ -1,4 +1,4 @@
-export { GROUP_TITLES, OPTIONS, type OptionSpec } from "./options.ts";
+export { FLAGS, type Flags, GROUP_TITLES } from "./flags.ts";
 export {
   type BrokerAuth,
   type BrokerSource,
@@ -6,7 +6,9 @@ export {
   checkSelectorProblem,
   defaultPactsDir,
   type PactSource,
+  type PactsPart,
   type ParseResult,
+  type ProviderTarget,
   type PublishOptions,
   parseConfig,
   type ReportFormat,

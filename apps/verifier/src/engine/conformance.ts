@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type ContractProfile, loadProfile } from "@idp/contracts";
 import { Client } from "../http/client.ts";
+import { RateLimiter } from "../http/rate-limit.ts";
+import type { TransportSettings } from "../http/settings.ts";
 import type { CheckResult } from "../results.ts";
 import { CHECKS, type Observations, observeRules } from "../rules/index.ts";
 import type { Observation } from "../rules/observed.ts";
@@ -42,11 +44,17 @@ export interface ConformanceSetup {
   };
   /** Worker threads for the checks (1: in this thread). */
   readonly threads: number;
+  /** Gateway settings: extra headers, TLS, proxies (conformance.md §7). */
+  readonly transport: TransportSettings;
+  /** `--rate-limit`'s shared state: one budget over every thread. */
+  readonly rateLimit?: { readonly perSecond: number; readonly shared: SharedArrayBuffer };
 }
 
 export interface ConformanceHooks {
   readonly onResult: (result: CheckResult) => void;
   readonly onCaseDone?: (checkId: string) => void;
+  /** `--har`: each exchange as one HAR entry's JSON text. */
+  readonly har?: (entryJson: string) => void;
 }
 
 export interface ConformanceOutcome {
@@ -55,6 +63,8 @@ export interface ConformanceOutcome {
   readonly tally: ReadonlyMap<string, ReadonlyMap<number, number>>;
   readonly sent: number;
   readonly answered: number;
+  /** Throttled answers waited out (conformance.md §7). */
+  readonly throttled: number;
   readonly stoppedReason?: string;
 }
 
@@ -101,6 +111,12 @@ export async function runChecksHere(
     connections: options.concurrency,
     maxConsecutiveFailures: setup.maxConsecutiveTransportFailures,
     secrets,
+    transport: setup.transport,
+    deadlineEpochMs: setup.deadlineEpochMs,
+    ...(setup.rateLimit
+      ? { rateLimiter: new RateLimiter(setup.rateLimit.perSecond, setup.rateLimit.shared) }
+      : {}),
+    ...(hooks.har ? { har: hooks.har } : {}),
   });
   try {
     const states = setup.states
@@ -139,6 +155,7 @@ export async function runChecksHere(
       tally: client.tally,
       sent: client.sent,
       answered: client.answered,
+      throttled: client.throttled,
       ...(client.stoppedReason ? { stoppedReason: client.stoppedReason } : {}),
     };
   } finally {
@@ -175,12 +192,14 @@ function workerPath(): { path: string; source: boolean } {
 export type WorkerMessage =
   | { readonly type: "result"; readonly result: CheckResult }
   | { readonly type: "cases"; readonly checkId: string; readonly count: number }
+  | { readonly type: "har"; readonly entries: readonly string[] }
   | {
       readonly type: "done";
       readonly observations: [string, Observation][];
       readonly tally: [string, [number, number][]][];
       readonly sent: number;
       readonly answered: number;
+      readonly throttled: number;
       readonly stoppedReason?: string;
     }
   | { readonly type: "error"; readonly message: string };
@@ -190,6 +209,8 @@ export interface WorkerJob {
   readonly setup: ConformanceSetup;
   readonly concurrency: number;
   readonly slot: number;
+  /** Post each exchange's HAR entry (`--har`). */
+  readonly har: boolean;
 }
 
 /**
@@ -204,7 +225,13 @@ export async function runConformance(
   profile: ContractProfile,
 ): Promise<ConformanceOutcome> {
   if (checks.length === 0)
-    return { observations: { first: new Map() }, tally: new Map(), sent: 0, answered: 0 };
+    return {
+      observations: { first: new Map() },
+      tally: new Map(),
+      sent: 0,
+      answered: 0,
+      throttled: 0,
+    };
   const parts = dealChecks(checks, Math.max(1, setup.threads));
   if (parts.length === 1)
     return runChecksHere(checks, setup, hooks, {
@@ -215,13 +242,23 @@ export async function runConformance(
   const share = Math.max(1, Math.ceil(setup.concurrency / parts.length));
   const outcomes = await Promise.all(
     parts.map((part, slot) =>
-      runInWorker({ checkIds: part.map((c) => c.info.id), setup, concurrency: share, slot }, hooks),
+      runInWorker(
+        {
+          checkIds: part.map((c) => c.info.id),
+          setup,
+          concurrency: share,
+          slot,
+          har: hooks.har !== undefined,
+        },
+        hooks,
+      ),
     ),
   );
   const first = new Map<string, Observation>();
   const tally = new Map<string, Map<number, number>>();
   let sent = 0;
   let answered = 0;
+  let throttled = 0;
   let stoppedReason: string | undefined;
   for (const o of outcomes) {
     for (const [id, seen] of o.observations.first) if (!first.has(id)) first.set(id, seen);
@@ -232,6 +269,7 @@ export async function runConformance(
     }
     sent += o.sent;
     answered += o.answered;
+    throttled += o.throttled;
     stoppedReason ??= o.stoppedReason;
   }
   return {
@@ -239,6 +277,7 @@ export async function runConformance(
     tally,
     sent,
     answered,
+    throttled,
     ...(stoppedReason ? { stoppedReason } : {}),
   };
 }
@@ -259,12 +298,14 @@ function runInWorker(job: WorkerJob, hooks: ConformanceHooks): Promise<Conforman
     worker.on("message", (m: WorkerMessage) => {
       if (m.type === "result") hooks.onResult(m.result);
       else if (m.type === "cases") for (let i = 0; i < m.count; i++) hooks.onCaseDone?.(m.checkId);
+      else if (m.type === "har") for (const entry of m.entries) hooks.har?.(entry);
       else if (m.type === "done")
         outcome = {
           observations: { first: new Map(m.observations) },
           tally: new Map(m.tally.map(([op, row]) => [op, new Map(row)])),
           sent: m.sent,
           answered: m.answered,
+          throttled: m.throttled,
           ...(m.stoppedReason ? { stoppedReason: m.stoppedReason } : {}),
         };
       else reject(new Error(`a conformance thread failed: ${m.message}`));

@@ -1,6 +1,6 @@
 import { RULES } from "@idp/contracts";
 import fc from "fast-check";
-import type { Answer, Client } from "../http/client.ts";
+import { type Answer, type Client, THROTTLED_OUT } from "../http/client.ts";
 import { curlCommand } from "../http/exchange.ts";
 import type { CheckResult, Failure, Warning } from "../results.ts";
 import { toRequest } from "../rules/requests.ts";
@@ -38,7 +38,12 @@ interface Outcome {
   /** The provider had stopped answering: not sent, not judged. */
   readonly notRun?: true;
   readonly stateFailure?: string;
+  /** Still throttled when the time was up: not judged (conformance.md §7). */
+  readonly throttled?: string;
 }
+
+/** A request still throttled at the time limit: the case ends unjudged, wherever it was sent. */
+class ThrottledOut extends Error {}
 
 /** The source column of conformance.md §1 for a rule. */
 export const ruleSource = (rule: keyof typeof RULES): { source: string; ref: string } => ({
@@ -75,17 +80,28 @@ class CheckRun {
   async exec(c: Case, batch: Batch | undefined): Promise<Outcome> {
     if (batch) {
       const ready = await batch.ready;
-      if (!ready.ok) return { case: c, batch, stateFailure: ready.reason };
+      if (!ready.ok)
+        return ready.throttled
+          ? { case: c, batch, throttled: ready.reason }
+          : { case: c, batch, stateFailure: ready.reason };
     }
-    const send = (x: Case) => {
+    const send = async (x: Case) => {
       this.requests++;
-      return this.e.client.send(toRequest(this.e.rules, x, batch?.id), this.def.info.id);
+      const a = await this.e.client.send(toRequest(this.e.rules, x, batch?.id), this.def.info.id);
+      if (a.raw.kind === "transport-error" && a.raw.code === THROTTLED_OUT)
+        throw new ThrottledOut(a.raw.message);
+      return a;
     };
-    const answer = await send(c);
-    if (answer.raw.kind === "transport-error" && answer.raw.code === "E_PROVIDER_STOPPED")
-      return { case: c, notRun: true };
-    const verdict = await this.def.judge(c, answer, { ctx: this.e.rules, resend: send });
-    return { case: c, verdict, answer, ...(batch ? { batch } : {}) };
+    try {
+      const answer = await send(c);
+      if (answer.raw.kind === "transport-error" && answer.raw.code === "E_PROVIDER_STOPPED")
+        return { case: c, notRun: true };
+      const verdict = await this.def.judge(c, answer, { ctx: this.e.rules, resend: send });
+      return { case: c, verdict, answer, ...(batch ? { batch } : {}) };
+    } catch (e) {
+      if (e instanceof ThrottledOut) return { case: c, throttled: e.message };
+      throw e;
+    }
   }
 
   warn(message: string, answer: Answer | undefined): void {
@@ -116,6 +132,7 @@ export async function runCheck(
   const run = new CheckRun(def, e, checkNo);
   let first: { index: number; outcome: Outcome } | undefined;
   let stateFailure: string | undefined;
+  let throttled: string | undefined;
   let notRun = false;
   let timedOut = false;
   let crash: unknown;
@@ -125,7 +142,11 @@ export async function runCheck(
   const cases = casesOf(run.arb, seed);
   let next = 0;
   const stop = () =>
-    first !== undefined || stateFailure !== undefined || notRun || crash !== undefined;
+    first !== undefined ||
+    stateFailure !== undefined ||
+    throttled !== undefined ||
+    notRun ||
+    crash !== undefined;
 
   while (next < e.runs && !stop()) {
     if (performance.now() >= e.deadline) {
@@ -145,6 +166,7 @@ export async function runCheck(
       .exec(c, batch)
       .then((o) => {
         if (o.notRun) notRun = true;
+        else if (o.throttled !== undefined) throttled ??= o.throttled;
         else if (o.stateFailure !== undefined) stateFailure ??= o.stateFailure;
         else if (o.verdict && !o.verdict.ok) {
           run.done++;
@@ -196,6 +218,11 @@ export async function runCheck(
     });
   if (stateFailure !== undefined)
     return finish({ status: "error", reason: `provider state setup failed: ${stateFailure}` });
+  if (throttled !== undefined)
+    return finish({
+      status: "incomplete",
+      reason: `throttled: stopped by the time limit (--max-duration ${e.maxDurationText}) after ${run.done} of ${e.runs} runs; ${throttled}`,
+    });
   if (notRun)
     return finish({
       status: "error",
@@ -231,7 +258,14 @@ async function shrink(
       if (wait) await wait;
       try {
         const o = await run.exec(c, batch);
-        if (o.notRun || o.stateFailure !== undefined || !o.verdict || o.verdict.ok) return true;
+        if (
+          o.notRun ||
+          o.throttled !== undefined ||
+          o.stateFailure !== undefined ||
+          !o.verdict ||
+          o.verdict.ok
+        )
+          return true;
         last = o;
         return false;
       } finally {

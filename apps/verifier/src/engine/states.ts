@@ -1,10 +1,13 @@
 import { PROVIDER_STATE_PARAM, type ProviderStateName } from "@idp/contracts";
-import type { Client } from "../http/client.ts";
+import { type Client, THROTTLED_OUT } from "../http/client.ts";
 import { shq } from "../http/exchange.ts";
 import type { Secrets } from "../secrets.ts";
 
 export type StateAction = "setup" | "teardown";
-export type StateResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+export type StateResult =
+  | { readonly ok: true }
+  /** `throttled`: the state URL's gateway still said "not now" at the time limit (incomplete). */
+  | { readonly ok: false; readonly reason: string; readonly throttled?: true };
 
 export interface StateUse {
   readonly name: string;
@@ -59,7 +62,8 @@ export class ProviderStates {
     if (raw.kind === "transport-error")
       return {
         ok: false,
-        reason: `${action} of state "${state}": no answer (${raw.code}: ${this.#secrets.scrub(raw.message)})`,
+        reason: `${action} of state "${state}": ${raw.code === THROTTLED_OUT ? "" : "no answer "}(${raw.code}: ${this.#secrets.scrub(raw.message)})`,
+        ...(raw.code === THROTTLED_OUT ? { throttled: true as const } : {}),
       };
     if (raw.status < 200 || raw.status > 299) {
       const text = this.#secrets

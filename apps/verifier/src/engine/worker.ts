@@ -13,7 +13,17 @@ const flush = () => {
   for (const [checkId, count] of pending) post({ type: "cases", checkId, count });
   pending.clear();
 };
-const ticker = setInterval(flush, 100);
+// HAR entries likewise, in batches: the parent thread owns the file.
+let harEntries: string[] = [];
+const flushHar = () => {
+  if (harEntries.length === 0) return;
+  post({ type: "har", entries: harEntries });
+  harEntries = [];
+};
+const ticker = setInterval(() => {
+  flush();
+  flushHar();
+}, 100);
 
 try {
   const checks = CHECKS.filter((c) => job.checkIds.includes(c.info.id));
@@ -26,16 +36,19 @@ try {
         post({ type: "result", result });
       },
       onCaseDone: (id) => pending.set(id, (pending.get(id) ?? 0) + 1),
+      ...(job.har ? { har: (entry: string) => harEntries.push(entry) } : {}),
     },
     { concurrency: job.concurrency, slot: job.slot },
   );
   flush();
+  flushHar();
   post({
     type: "done",
     observations: [...outcome.observations.first],
     tally: [...outcome.tally].map(([op, row]) => [op, [...row]]),
     sent: outcome.sent,
     answered: outcome.answered,
+    throttled: outcome.throttled,
     ...(outcome.stoppedReason ? { stoppedReason: outcome.stoppedReason } : {}),
   });
 } catch (e) {

@@ -4,6 +4,8 @@ import type { Dispatcher } from "undici";
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpRequest {
+  /** scheme://host:port: a proxy dispatcher needs it; a pool knows its own. */
+  readonly origin?: string;
   readonly method: string;
   /** Path and query, relative to the dispatcher's origin. */
   readonly path: string;
@@ -100,6 +102,7 @@ export function send(
     try {
       dispatcher.dispatch(
         {
+          ...(req.origin ? { origin: req.origin } : {}),
           method: req.method as Dispatcher.HttpMethod,
           path: req.path,
           headers: req.headers,

@@ -1,8 +1,9 @@
-import { Pool } from "undici";
 import type { BrokerAuth } from "../config/parse.ts";
 import { authorizationOf } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
+import { dispatcherFor } from "../http/dispatcher.ts";
 import { send } from "../http/send.ts";
+import type { ProxySettings } from "../http/settings.ts";
 import type { Secrets } from "../secrets.ts";
 
 const REASONS: Readonly<Record<number, string>> = {
@@ -36,10 +37,18 @@ export const refusalText = (status: number, auth: BrokerAuth | undefined): strin
 export async function checkBrokerLogin(
   url: string,
   auth: BrokerAuth | undefined,
-  options: { readonly timeoutMs: number; readonly secrets: Secrets },
+  options: {
+    readonly timeoutMs: number;
+    readonly secrets: Secrets;
+    readonly proxy?: ProxySettings;
+  },
 ): Promise<void> {
   const u = new URL(url);
-  const pool = new Pool(u.origin, { connections: 1 });
+  const pool = dispatcherFor(u.origin, {
+    connections: 1,
+    timeoutMs: options.timeoutMs,
+    proxy: options.proxy ?? {},
+  });
   try {
     const res = await send(
       pool,

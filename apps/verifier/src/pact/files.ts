@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Pool } from "undici";
 import { z } from "zod";
 import type { BrokerAuth, PactSource } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
+import { dispatcherFor } from "../http/dispatcher.ts";
 import { send } from "../http/send.ts";
+import type { ProxySettings } from "../http/settings.ts";
 import type { Secrets } from "../secrets.ts";
 import { refusalText } from "./broker.ts";
 
@@ -136,7 +137,12 @@ function filesOf(path: string): string[] {
  */
 export async function loadPacts(
   sources: readonly PactSource[],
-  options: { readonly timeoutMs: number; readonly secrets: Secrets; readonly auth?: BrokerAuth },
+  options: {
+    readonly timeoutMs: number;
+    readonly secrets: Secrets;
+    readonly auth?: BrokerAuth;
+    readonly proxy?: ProxySettings;
+  },
 ): Promise<PactFile[]> {
   const out: PactFile[] = [];
   for (const source of sources) {
@@ -163,10 +169,19 @@ export async function loadPacts(
 
 async function fetchPact(
   source: Extract<PactSource, { kind: "url" }>,
-  options: { readonly timeoutMs: number; readonly secrets: Secrets; readonly auth?: BrokerAuth },
+  options: {
+    readonly timeoutMs: number;
+    readonly secrets: Secrets;
+    readonly auth?: BrokerAuth;
+    readonly proxy?: ProxySettings;
+  },
 ): Promise<string> {
   const u = new URL(source.url);
-  const pool = new Pool(u.origin, { connections: 1 });
+  const pool = dispatcherFor(u.origin, {
+    connections: 1,
+    timeoutMs: options.timeoutMs,
+    proxy: options.proxy ?? {},
+  });
   try {
     const res = await send(
       pool,

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { PACT_WRONG_AUTHORIZATION } from "@idp/contracts";
 import type { ProviderStates } from "../engine/states.ts";
-import type { Answer, Client } from "../http/client.ts";
+import { type Answer, type Client, THROTTLED_OUT } from "../http/client.ts";
 import { shq } from "../http/exchange.ts";
 import { operationOfRequest } from "../report/findings.ts";
 import type { Secrets } from "../secrets.ts";
@@ -29,6 +29,8 @@ export interface GuardGroup {
   answer?: Answer;
   /** Why the provider's answer was not passed on to Pact as it was (cap, no answer). */
   withheld?: string;
+  /** Still throttled when the run's time was up: the interaction is incomplete, not failed. */
+  throttled?: string;
   /** Wall time of the group, from its first message to its last. */
   startedAt: number;
   endedAt: number;
@@ -156,6 +158,10 @@ export class PactGuard {
     group.answer = answer;
     group.endedAt = performance.now();
     const raw = answer.raw;
+    if (raw.kind === "transport-error" && raw.code === THROTTLED_OUT) {
+      group.throttled = raw.message;
+      return withheld(res, raw.code, raw.message);
+    }
     if (raw.kind === "transport-error") {
       group.withheld = `no answer from the provider: ${raw.code}: ${this.#options.secrets.scrub(raw.message)}`;
       return withheld(res, raw.code, group.withheld);
@@ -211,7 +217,8 @@ export class PactGuard {
           reason: `the interaction needs provider state "${name}": give --provider-states-url`,
         };
     if (!result.ok) {
-      if (action === "setup") entry.failure = result.reason;
+      if (result.throttled && group) group.throttled = result.reason;
+      else if (action === "setup") entry.failure = result.reason;
       res.writeHead(500, { "content-type": "text/plain" }).end(result.reason);
       return;
     }

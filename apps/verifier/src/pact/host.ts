@@ -2,6 +2,7 @@ import { fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { VerifyError } from "../errors.ts";
+import type { ProxySettings } from "../http/settings.ts";
 import type { PactJob, PactJobResult } from "./worker.ts";
 
 /** The worker beside this module: pact-worker.mjs when built, worker.ts from source. */
@@ -18,8 +19,26 @@ function workerPath(): string {
 
 export type WorkerOutcome = PactJobResult & { readonly log: string };
 
+/**
+ * The proxy variables Pact's core sees: the run's own (it fetches pacts from a broker itself), with
+ * 127.0.0.1 and localhost never proxied, since the guard it talks to listens there.
+ */
+export function pactProxyEnv(proxy: ProxySettings): Record<string, string> {
+  const noProxy = ["127.0.0.1", "localhost", ...(proxy.noProxy ? [proxy.noProxy] : [])].join(",");
+  return {
+    ...(proxy.httpProxy ? { HTTP_PROXY: proxy.httpProxy, http_proxy: proxy.httpProxy } : {}),
+    ...(proxy.httpsProxy ? { HTTPS_PROXY: proxy.httpsProxy, https_proxy: proxy.httpsProxy } : {}),
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
+  };
+}
+
 /** Forks a worker, hands it the job over IPC, and kills it after `deadlineMs` at the latest. */
-export function runPactWorker(job: PactJob, deadlineMs: number): Promise<WorkerOutcome> {
+export function runPactWorker(
+  job: PactJob,
+  deadlineMs: number,
+  proxy: ProxySettings = {},
+): Promise<WorkerOutcome> {
   return new Promise((resolvePromise) => {
     const path = workerPath();
     const child = fork(path, [], {
@@ -32,9 +51,12 @@ export function runPactWorker(job: PactJob, deadlineMs: number): Promise<WorkerO
         ...Object.fromEntries(
           Object.entries(process.env).filter(
             ([k]) =>
-              !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$|VERIFIER_)/.test(k),
+              !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$|VERIFIER_)/.test(
+                k,
+              ) && !/^(https?|no|all)_proxy$/i.test(k),
           ),
         ),
+        ...pactProxyEnv(proxy),
         NODE_NO_WARNINGS: "1",
         PACT_DO_NOT_TRACK: "true",
       },

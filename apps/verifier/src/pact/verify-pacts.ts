@@ -219,8 +219,9 @@ async function verifyInstance(
       providerBaseUrl: `${guard.origin}${base.pathname.replace(/\/+$/, "")}`,
       provider: run.files[0]?.provider ?? "idp-service",
       logLevel: "error",
-      // The guard enforces the per-request deadline; Pact's own is a backstop.
-      timeout: run.timeoutMs + 5_000,
+      // The guard enforces the per-request deadline and waits out a throttling gateway (up to the
+      // run's time limit): Pact's own timeout is only a backstop, so it must outlast both.
+      timeout: Math.max(run.timeoutMs + 5_000, Math.round(run.deadline - performance.now())),
       providerStatesSetupUrl: guard.statesUrl,
       providerStatesSetupTeardown: true,
       providerStatesSetupBody: true,
@@ -238,13 +239,13 @@ async function verifyInstance(
           }
         : {}),
     };
-    const budget = run.broker
-      ? run.deadline - performance.now()
-      : Math.min(
-          run.deadline - performance.now(),
-          30_000 + wanted.length * 3 * (run.timeoutMs + 1_000),
-        );
-    const outcome = await runPactWorker({ options }, Math.max(1_000, budget));
+    // Throttled requests are waited out until the run's time limit: that limit bounds Pact too.
+    const budget = run.deadline - performance.now();
+    const outcome = await runPactWorker(
+      { options },
+      Math.max(1_000, budget),
+      run.client.options.transport?.proxy,
+    );
     const scrub = (s: string) => run.secrets.scrub(s);
     const parsed =
       outcome.results === undefined ? undefined : parseFfiResults(outcome.results, scrub);
@@ -404,6 +405,13 @@ function toResults(
           }
         : {}),
     };
+    if (group?.throttled)
+      return {
+        ...base,
+        runs: { done: 0, asked: 1 },
+        status: "incomplete" as const,
+        reason: group.throttled,
+      };
     const stateFailure = group?.states.find((s) => s.failure !== undefined);
     if (stateFailure)
       return {

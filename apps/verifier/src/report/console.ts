@@ -1,6 +1,14 @@
 import type { CheckResult, CheckStatus, VerifyReport } from "../results.ts";
 import { type Paint, PLAIN } from "../terminal/colour.ts";
-import { failureLines, runsText, seconds, sourceText, statusGrid, verdictLine } from "./format.ts";
+import {
+  deploymentText,
+  failureLines,
+  runsText,
+  seconds,
+  sourceText,
+  statusGrid,
+  verdictLine,
+} from "./format.ts";
 
 const ICON: Record<CheckStatus, string> = { passed: "✓", failed: "✗", incomplete: "…", error: "!" };
 const TONE = {
@@ -47,6 +55,7 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
     `idp-verify ${report.tool.version}: ${report.providerUrl}${report.embedded ? " (embedded reference provider)" : ""}`,
     `${shardText(report)}seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile.name}${report.profile.file ? ` (${report.profile.file})` : ""} · ${report.checks.length} checks · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
   );
+  out.push(deploymentText(report));
   for (const w of report.warnings) out.push(w);
   const byId = new Map(report.checks.map((c) => [c.id, c]));
   const failed = report.checks.filter((c) => c.status === "failed");

@@ -65,7 +65,11 @@ export function signatureOf(f: Failure): string {
   return `status:${op ?? "?"}:${status ?? f.received ?? "?"}`;
 }
 
-/** Groups the failed checks by what they say about the provider; biggest group first. */
+/**
+ * Groups the failed checks by what they say about the provider, then merges the groups whose
+ * title is the same (one title, one root cause: "R1: ... must get 401, got 429" seen on three
+ * operations is one finding); biggest group first.
+ */
 export function findingsOf(results: readonly CheckResult[]): Finding[] {
   const groups = new Map<string, CheckResult[]>();
   for (const r of results) {
@@ -73,10 +77,14 @@ export function findingsOf(results: readonly CheckResult[]): Finding[] {
     const key = signatureOf(r.failure);
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  return [...groups.values()]
+  const byTitle = new Map<string, CheckResult[]>();
+  for (const rs of groups.values()) {
+    const title = exampleOf(rs).failure?.message ?? "";
+    byTitle.set(title, [...(byTitle.get(title) ?? []), ...rs]);
+  }
+  return [...byTitle.values()]
     .map((rs) => {
-      // A conformance check's failure is the best example: it is shrunk and has a replay.
-      const example = rs.find((r) => r.kind === "conformance") ?? (rs[0] as CheckResult);
+      const example = exampleOf(rs);
       const f = example.failure as Failure;
       return {
         summary: f.message,
@@ -88,3 +96,7 @@ export function findingsOf(results: readonly CheckResult[]): Finding[] {
     })
     .sort((a, b) => b.checks.length - a.checks.length);
 }
+
+/** A conformance check's failure is the best example: it is shrunk and has a replay. */
+const exampleOf = (rs: readonly CheckResult[]): CheckResult =>
+  rs.find((r) => r.kind === "conformance") ?? (rs[0] as CheckResult);

@@ -158,10 +158,16 @@ export function verdictLine(report: VerifyReport): string {
   const word =
     report.exitCode === 0 ? "PASSED" : report.exitCode === 1 ? "FAILED" : "COULD NOT VERIFY";
   const parts = [`${s.passed} passed`, `${s.failed} failed`];
-  if (s.incomplete) parts.push(`${s.incomplete} incomplete`);
+  const throttled = report.checks.filter(
+    (c) => c.status === "incomplete" && c.reason?.startsWith("throttled"),
+  ).length;
+  if (s.incomplete)
+    parts.push(`${s.incomplete} incomplete${throttled ? ` (${throttled} throttled)` : ""}`);
   if (s.error) parts.push(`${s.error} could not run`);
   if (s.warnings) parts.push(`${s.warnings} warnings`);
   let line = `${word}: ${parts.join(", ")} (exit ${report.exitCode})`;
+  // Said where the verdict is read: what the run did not check about the connection itself.
+  if (report.deployment.insecure) line += "; TLS certificates not checked (--insecure)";
   if (report.leftOut.length > 0) {
     const byOption = new Map<string, string[]>();
     for (const l of report.leftOut) {
@@ -175,3 +181,23 @@ export function verdictLine(report: VerifyReport): string {
   }
   return line;
 }
+
+/** What the console, JUnit and HTML reports say of how the provider was reached (conformance.md §7). */
+export function deploymentText(report: VerifyReport): string {
+  const d = report.deployment;
+  const parts = [
+    `${report.requests.throttled} throttled answer${report.requests.throttled === 1 ? "" : "s"} waited out`,
+  ];
+  if (d.rateLimitPerSecond !== undefined)
+    parts.push(`--rate-limit ${rateText(d.rateLimitPerSecond)}`);
+  if (d.headers.length > 0) parts.push(`headers ${d.headers.join(", ")} (values redacted)`);
+  if (d.privateCa) parts.push("private CA");
+  if (d.clientCertificate) parts.push("client certificate");
+  if (d.insecure) parts.push("TLS certificates NOT checked (--insecure)");
+  if (d.proxied) parts.push("through a proxy");
+  if (d.har) parts.push(`HAR ${d.har}`);
+  return parts.join(" · ");
+}
+
+const rateText = (perSecond: number) =>
+  Number.isInteger(perSecond) ? `${perSecond}/s` : `${Math.round(perSecond * 60)}/m`;

@@ -4,6 +4,7 @@ import type { CheckResult, CheckStatus, Failure, PactMismatch, VerifyReport } fr
 import { CELLS_CHECK_ID, cellsText, missingClientErrorCells } from "./cells.ts";
 import { shardText } from "./console.ts";
 import {
+  deploymentText,
   replayTestCommand,
   ruleSentence,
   runsText,
@@ -367,6 +368,7 @@ export function renderHtml(report: VerifyReport, options: { readonly path?: stri
     `${report.runs} runs per check`,
     `profile ${esc(report.profile.name)}${report.profile.file ? ` (<code>${esc(report.profile.file)}</code>)` : ""}`,
     `${report.requests.sent} requests, ${report.requests.answered} answered`,
+    esc(deploymentText(report)),
     seconds(report.durationMs),
     `idp-verify ${esc(report.tool.version)}`,
     `started ${esc(report.startedAt)}`,

@@ -1,0 +1,153 @@
+import type { Config } from "../config/parse.ts";
+import {
+  type ConformanceOutcome,
+  DEFAULT_THREADS,
+  defaultPactInstances,
+  runConformance,
+} from "../engine/conformance.ts";
+import type { ProviderStates } from "../engine/states.ts";
+import { verifyPacts } from "../pact/verify-pacts.ts";
+import type { Plan } from "../plan.ts";
+import { selects } from "../plan.ts";
+import type { CheckResult, Phase } from "../results.ts";
+import { OBSERVED_CHECKS, withObservations } from "../rules/index.ts";
+import type { VerifyIo } from "../verify.ts";
+import { epochOf, type RunContext } from "./context.ts";
+import type { ProviderUnderTest } from "./provider.ts";
+import type { Sources } from "./sources.ts";
+import type { Transport } from "./transport.ts";
+
+/** What the checks and the pacts gave: every result, the threads' outcome, each kind's wall time. */
+export interface ChecksOutcome {
+  readonly results: readonly CheckResult[];
+  readonly conformance: ConformanceOutcome;
+  readonly phases: { readonly pact?: Phase; readonly conformance?: Phase };
+}
+
+/**
+ * Runs the pacts (Pact's verifier, through the guard) and the conformance checks at once. Results
+ * stream as checks finish; the rules judged on every answer (R2, R3, R6, R8) wait for the whole
+ * run, since any later answer may break them (in a sharded run, everything waits).
+ */
+export async function runChecksAndPacts(
+  config: Config,
+  run: RunContext,
+  plan: Plan,
+  sources: Sources,
+  provider: ProviderUnderTest,
+  states: ProviderStates | undefined,
+  transport: Transport,
+  io: VerifyIo,
+): Promise<ChecksOutcome> {
+  const results: CheckResult[] = [];
+  const held: CheckResult[] = [];
+  const emit = (r: CheckResult) => {
+    results.push(r);
+    io.onResult?.(r);
+  };
+  const hold = (r: CheckResult) =>
+    config.shard || OBSERVED_CHECKS.has(r.id) ? held.push(r) : emit(r);
+  io.onPlan?.({
+    runs: plan.checks.length * config.runs,
+    pacts: config.broker ? 0 : plan.pactIds.length,
+  });
+  // Each kind's wall time, first start to last end (JUnit's suite time; checks run in parallel).
+  const phases: { pact?: Phase; conformance?: Phase } = {};
+  const t0 = performance.now();
+  const timed = <T>(kind: keyof typeof phases, work: Promise<T>): Promise<T> =>
+    work.then((value) => {
+      phases[kind] = {
+        startedMs: Math.round(t0 - run.started),
+        durationMs: Math.round(performance.now() - t0),
+      };
+      return value;
+    });
+  const pacts = plan.pacts
+    ? timed(
+        "pact",
+        verifyPacts({
+          files: sources.files,
+          selected: plan.pactSelected,
+          ...(config.broker ? { broker: config.broker } : {}),
+          ...(config.pactUrlAuth ? { pactUrlAuth: config.pactUrlAuth } : {}),
+          ...(config.publish ? { publish: config.publish } : {}),
+          providerUrl: provider.url,
+          credentials: provider.credentials,
+          ...(states ? { states } : {}),
+          client: transport.client,
+          secrets: run.secrets,
+          timeoutMs: config.timeoutMs,
+          deadline: run.deadline,
+          threads: config.threads ?? defaultPactInstances(),
+          progress: run.progress,
+        }),
+      ).then((rs) => {
+        for (const r of rs) {
+          io.onCaseDone?.(r.id);
+          if (config.shard) held.push(r);
+          else emit(r);
+        }
+      })
+    : Promise.resolve();
+  const conformanceRun = runConformance(
+    plan.checks,
+    {
+      providerUrl: provider.url,
+      credentials: provider.credentials,
+      ...(provider.states ? { states: provider.states } : {}),
+      profileArg: config.profileArg,
+      cwd: config.cwd,
+      secretValues: run.secrets.values(),
+      seed: config.seed,
+      runs: config.runs,
+      timeoutMs: config.timeoutMs,
+      concurrency: config.concurrency,
+      maxConsecutiveTransportFailures: config.maxConsecutiveTransportFailures,
+      deadlineEpochMs: epochOf(run.deadline),
+      maxDurationText: `${Math.round(config.maxDurationMs / 1000)} s`,
+      runId: run.runId,
+      replay: {
+        ...(config.provider.kind === "url"
+          ? {
+              providerUrl: config.provider.url,
+              ...(config.provider.states ? { statesUrl: config.provider.states.url } : {}),
+            }
+          : {}),
+        profileArg: config.profileArg,
+      },
+      threads: config.threads ?? DEFAULT_THREADS,
+      transport: config.transport,
+      ...(transport.rateLimiter
+        ? {
+            rateLimit: {
+              perSecond: transport.rateLimiter.ratePerSecond,
+              shared: transport.rateLimiter.shared,
+            },
+          }
+        : {}),
+    },
+    {
+      onResult: hold,
+      ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}),
+      ...(transport.har ? { har: (entry: string) => transport.har?.write(entry) } : {}),
+    },
+    config.profile,
+  );
+  const [, conformance] = await Promise.all([
+    pacts,
+    plan.checks.length > 0 ? timed("conformance", conformanceRun) : conformanceRun,
+  ]);
+  // The observed rules' checks fail on any answer that broke them; in a shard, the other shards'
+  // observed-rule checks are judged on this shard's answers too.
+  const selectedIds = new Set(plan.checks.map((c) => c.info.id));
+  const foreign = new Set(
+    [...OBSERVED_CHECKS].filter(
+      (id) =>
+        config.shard &&
+        !selectedIds.has(id) &&
+        (config.checks.length === 0 || config.checks.some((s) => selects(s, id))),
+    ),
+  );
+  for (const r of held) emit(withObservations(r, conformance.observations, foreign));
+  return { results, conformance, phases };
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import type { Config } from "../config/parse.ts";
+import { Secrets } from "../secrets.ts";
+
+/** What every phase of one run shares: its clock, its id, its secrets and where progress goes. */
+export interface RunContext {
+  readonly startedAt: Date;
+  /** performance.now() at the start. */
+  readonly started: number;
+  /** performance.now() by which everything must end (`--max-duration`). */
+  readonly deadline: number;
+  /** Salts the names this run makes up. */
+  readonly runId: string;
+  readonly secrets: Secrets;
+  readonly progress: (line: string) => void;
+}
+
+export function startRun(config: Config, progress: (line: string) => void): RunContext {
+  const started = performance.now();
+  return {
+    startedAt: new Date(),
+    started,
+    deadline: started + config.maxDurationMs,
+    runId: randomBytes(4).toString("hex"),
+    secrets: registerSecrets(config),
+    progress,
+  };
+}
+
+/** Date.now() of a performance.now() instant (worker threads and child processes share no clock). */
+export const epochOf = (perfMs: number): number => Date.now() + (perfMs - performance.now());
+
+/** Every secret the options hold, registered before anything can be recorded. */
+function registerSecrets(config: Config): Secrets {
+  const secrets = new Secrets();
+  const provider = config.provider;
+  if (provider.kind === "url") {
+    secrets.addBasic(provider.credentials.username, provider.credentials.password, "password");
+    secrets.add(headerSecret(provider.states?.authorization), "provider-states URL password");
+  }
+  const auth = config.broker?.auth ?? config.pactUrlAuth;
+  if (auth && "token" in auth) secrets.add(auth.token, "broker token");
+  if (auth && "password" in auth) secrets.addBasic(auth.username, auth.password, "broker password");
+  for (const p of config.pacts)
+    if (p.kind === "url") secrets.add(headerSecret(p.authorization), "pact URL credentials");
+  for (const [name, value] of config.transport.headers)
+    secrets.add(value, `value of --header ${name}`);
+  if (config.transport.tls.key) secrets.add(config.transport.tls.key, "--client-key");
+  return secrets;
+}
+
+const headerSecret = (h: string | undefined) => h?.slice(h.indexOf(" ") + 1);

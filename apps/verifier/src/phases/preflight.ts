@@ -1,0 +1,78 @@
+import { detailedOperations, operationPath } from "@idp/contracts";
+import { ProviderStates } from "../engine/states.ts";
+import { VerifyError } from "../errors.ts";
+import type { Client } from "../http/client.ts";
+import type { Plan } from "../plan.ts";
+import type { RunContext } from "./context.ts";
+import type { ProviderUnderTest } from "./provider.ts";
+
+/**
+ * One request per operation, without credentials, before any check: a provider that never
+ * answers, or answers 404 everywhere (the base address misses /v1), is exit 2, not a failure list.
+ * Then every provider state the run will use is set up and torn down once: a state without a
+ * handler is one setup problem (exit 2), never a broken rule. Returns the states client.
+ */
+export async function preflightAndStates(
+  client: Client,
+  provider: ProviderUnderTest,
+  plan: Plan,
+  run: RunContext,
+): Promise<ProviderStates | undefined> {
+  await preflight(client, provider.url);
+  const states = provider.states
+    ? new ProviderStates(provider.states.url, client, run.secrets, provider.states.authorization)
+    : undefined;
+  if (states && plan.stateUses.length > 0) {
+    const missing = await states.probe(plan.stateUses);
+    if (missing.size > 0) {
+      const [name, reason] = [...missing][0] as [string, string];
+      throw new VerifyError(
+        "E_STATE_HANDLER",
+        `the provider has no working handler for provider state "${name}" at ${states.url}${missing.size > 1 ? ` (and ${missing.size - 1} more)` : ""}: ${reason}`,
+      );
+    }
+  }
+  return states;
+}
+
+async function preflight(client: Client, providerUrl: string): Promise<void> {
+  const base = new URL(providerUrl);
+  const basePath = base.pathname.replace(/\/+$/, "");
+  const answers = await Promise.all(
+    Object.values(detailedOperations).map((op) =>
+      client.send(
+        {
+          method: op.method,
+          origin: base.origin,
+          path: `${basePath}${operationPath(op, { id: "idp-verify-preflight" })}`,
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: "{}",
+          credentials: "no Authorization header",
+          curlAuth: [],
+        },
+        "preflight",
+      ),
+    ),
+  );
+  const failures = answers.flatMap((a) => (a.raw.kind === "transport-error" ? [a.raw] : []));
+  if (failures.length === answers.length) {
+    const f = failures[0] as (typeof failures)[number];
+    if (f.code === "E_THROTTLED")
+      throw new VerifyError(
+        "E_THROTTLED",
+        `the provider at ${providerUrl} was throttled (429/503 with Retry-After) until the time limit: nothing could be verified (${f.message})`,
+      );
+    const what = f.code.startsWith("HPE_")
+      ? "answered something that is not HTTP"
+      : "did not answer";
+    throw new VerifyError(
+      "E_PROVIDER_UNREACHABLE",
+      `the provider at ${providerUrl} ${what} (${f.code}: ${f.message})`,
+    );
+  }
+  if (answers.every((a) => a.raw.kind === "response" && a.raw.status === 404))
+    throw new VerifyError(
+      "E_PROVIDER_NOT_FOUND",
+      `the provider at ${providerUrl} answers 404 to all three operations: is /v1 the end of the base address? (e.g. --provider-url http://host:8080/v1)`,
+    );
+}

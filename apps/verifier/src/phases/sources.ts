@@ -1,0 +1,48 @@
+import type { Config } from "../config/parse.ts";
+import { VerifyError } from "../errors.ts";
+import { checkBrokerLogin } from "../pact/broker.ts";
+import { loadPacts, type PactFile } from "../pact/files.ts";
+import { PACT_PREFIX } from "../pact/ids.ts";
+import { selects } from "../plan.ts";
+import type { RunContext } from "./context.ts";
+
+/** The pacts to verify, read before anything starts; or why there are none. */
+export interface Sources {
+  readonly files: readonly PactFile[];
+  readonly noPactsReason?: string;
+}
+
+const sourceText = (s: Config["pacts"][number]) => (s.kind === "path" ? s.path : s.url);
+
+/**
+ * Reads the pact files and URLs, or checks the broker's login: an unreadable or empty source, or a
+ * broker that refuses the login, is exit 2 before the first request to the provider.
+ */
+export async function readSources(config: Config, run: RunContext): Promise<Sources> {
+  const pactWanted =
+    config.checks.length === 0 ||
+    config.checks.some((s) => selects(s, PACT_PREFIX) || s.startsWith(`${PACT_PREFIX}.`));
+  if (!pactWanted) return { files: [] };
+  const net = { timeoutMs: config.timeoutMs, secrets: run.secrets, proxy: config.transport.proxy };
+  if (config.broker) {
+    await checkBrokerLogin(config.broker.url, config.broker.auth, net);
+    return { files: [] };
+  }
+  let files: PactFile[];
+  try {
+    files = await loadPacts(config.pacts, {
+      ...net,
+      ...(config.pactUrlAuth ? { auth: config.pactUrlAuth } : {}),
+    });
+  } catch (e) {
+    // Nobody asked for the repo's pacts/ by name: without any, the pact part is left out.
+    if (!(config.defaultPacts && e instanceof VerifyError)) throw e;
+    return { files: [], noPactsReason: `no pacts to verify: ${e.message}` };
+  }
+  if (files.every((f) => f.interactions.length === 0))
+    throw new VerifyError(
+      "E_NO_PACTS",
+      `the pacts in ${config.pacts.map(sourceText).join(", ")} hold no interaction`,
+    );
+  return { files };
+}

@@ -1,0 +1,45 @@
+import type { Config } from "../config/parse.ts";
+import { Client } from "../http/client.ts";
+import { HarWriter } from "../http/har.ts";
+import { RateLimiter } from "../http/rate-limit.ts";
+import { VERSION } from "../version.ts";
+import { epochOf, type RunContext } from "./context.ts";
+
+/** The run's way to the provider: this thread's client, the shared rate limit, the HAR file. */
+export interface Transport {
+  readonly client: Client;
+  readonly rateLimiter?: RateLimiter;
+  readonly har?: HarWriter;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the one transport of the run (conformance.md §7): every request this thread sends to the
+ * provider goes through `client`; worker threads get the same settings and the rate limiter's
+ * shared state, and send their HAR entries here.
+ */
+export function openTransport(config: Config, run: RunContext): Transport {
+  const rate = config.transport.ratePerSecond;
+  const rateLimiter = rate === undefined ? undefined : new RateLimiter(rate);
+  let har: HarWriter | undefined;
+  if (config.harPath) har = new HarWriter(config.harPath, { name: "idp-verify", version: VERSION });
+  const client = new Client({
+    timeoutMs: config.timeoutMs,
+    connections: config.concurrency,
+    maxConsecutiveFailures: config.maxConsecutiveTransportFailures,
+    secrets: run.secrets,
+    transport: config.transport,
+    deadlineEpochMs: epochOf(run.deadline),
+    ...(rateLimiter ? { rateLimiter } : {}),
+    ...(har ? { har: (entry: string) => har?.write(entry) } : {}),
+  });
+  return {
+    client,
+    ...(rateLimiter ? { rateLimiter } : {}),
+    ...(har ? { har } : {}),
+    close: async () => {
+      await client.close();
+      har?.close();
+    },
+  };
+}

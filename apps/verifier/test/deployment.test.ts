@@ -1,0 +1,316 @@
+// A provider as provider teams deploy it (conformance.md §7): behind a real gateway that throttles,
+// requires an API key and drops connections; behind TLS with a private CA and client certificates;
+// behind a corporate CONNECT proxy. Every part is real and started here on 127.0.0.1.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
+import { createProvider, type IdpProvider } from "@idp/provider";
+import {
+  createTestPki,
+  type RunningGateway,
+  type RunningProxy,
+  startGateway,
+  startProxy,
+  type TestPki,
+} from "@idp/test-utils";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { HarSchema } from "./support/har.ts";
+import { CREDENTIALS, failedIds, verifyReport } from "./support/run.ts";
+
+const PACTS = fileURLToPath(new URL("./fixtures/pacts/", import.meta.url));
+const API_KEY = "gw-key-5c1e7d9a-never-printed";
+
+let reference: IdpProvider;
+let referenceOrigin: string;
+let pki: TestPki;
+const closers: (() => Promise<void>)[] = [];
+const dir = mkdtempSync(join(tmpdir(), "idp-deployment-"));
+
+beforeAll(async () => {
+  reference = createProvider({ db: ":memory:", credentials: CREDENTIALS, providerStates: true });
+  const { baseUrl } = await reference.listen({ port: 0, host: "127.0.0.1" });
+  referenceOrigin = new URL(baseUrl).origin;
+  pki = createTestPki();
+});
+afterAll(async () => {
+  await reference.close();
+  pki.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function gateway(
+  options: Omit<Parameters<typeof startGateway>[0], "upstream"> & { upstream?: string },
+) {
+  const g = await startGateway({ upstream: referenceOrigin, ...options });
+  closers.push(() => g.close());
+  return g;
+}
+async function proxy(): Promise<RunningProxy> {
+  const p = await startProxy();
+  closers.push(() => p.close());
+  return p;
+}
+async function handProvider(faults: string[]): Promise<RunningProvider> {
+  const p = await startHandProvider({ credentials: CREDENTIALS, faults: faults as never });
+  closers.push(() => p.close());
+  return p;
+}
+
+/** idp-verify at a gateway (or any origin): base and state URL under it, small and seeded. */
+function at(origin: string, extra: readonly string[] = [], runs = 15, seed = 7): string[] {
+  return [
+    "--provider-url",
+    `${origin}/v1`,
+    "--provider-states-url",
+    `${origin}/_pact/provider-states`,
+    "--pacts",
+    PACTS,
+    "--runs",
+    String(runs),
+    "--seed",
+    String(seed),
+    "--timeout-ms",
+    "5000",
+    ...extra,
+  ];
+}
+const LOGIN = { IDP_USERNAME: CREDENTIALS.username, IDP_PASSWORD: CREDENTIALS.password };
+
+/** Every text a run leaves: stdout, stderr and each report. */
+function everything(run: { stdout: string; stderr: string; json: string }, files: string[] = []) {
+  return [run.stdout, run.stderr, run.json, ...files.map((f) => readFileSync(f, "utf8"))].join(
+    "\n",
+  );
+}
+
+describe("a throttling gateway (429/503 are not answers)", () => {
+  it("passes the conforming provider behind a token bucket (429 + Retry-After), counting what was throttled", async () => {
+    const g = await gateway({ ratePerSecond: 250, burst: 4 });
+    const run = await verifyReport(at(g.origin), LOGIN);
+    expect(run.report?.verdict, run.stdout).toBe("passed");
+    expect(run.code).toBe(0);
+    expect(g.counts.throttled).toBeGreaterThan(0);
+    expect(run.report?.requests.throttled).toBe(g.counts.throttled);
+    expect(run.stdout).toMatch(new RegExp(`${g.counts.throttled} throttled answers? waited out`));
+    // Pact's interactions and the state calls went through the gateway too, and passed.
+    expect(
+      run.report?.checks.filter((c) => c.kind === "pact" && c.status === "passed").length,
+    ).toBe(12);
+  });
+
+  it("waits out 429 without Retry-After (backoff) and 503 with an HTTP-date Retry-After", async () => {
+    const bare = await gateway({ throttleFirst: 2, retryAfter: "none" });
+    const a = await verifyReport(at(bare.origin, [], 5), LOGIN);
+    expect(a.code, a.stdout).toBe(0);
+    expect(a.report?.requests.throttled).toBe(2);
+    const dated = await gateway({ throttleFirst: 3, throttleStatus: 503, retryAfter: "date" });
+    const b = await verifyReport(at(dated.origin, [], 5), LOGIN);
+    expect(b.code, b.stdout).toBe(0);
+    expect(b.report?.requests.throttled).toBe(3);
+  });
+
+  it("sends nothing a 250/s rate limit would exceed: a 300/s bucket throttles none", async () => {
+    // A bucket holding a tenth of a second, as gateways' do; it shares this test's event loop.
+    const g = await gateway({ ratePerSecond: 300, burst: 30 });
+    const run = await verifyReport(at(g.origin, ["--rate-limit", "250/s"], 10), LOGIN);
+    expect(run.code, run.stdout).toBe(0);
+    expect(g.counts.throttled).toBe(0);
+    expect(run.report?.deployment.rateLimitPerSecond).toBe(250);
+  });
+
+  it("ends a gateway that throttles forever as exit 2, throttled, within --max-duration", async () => {
+    const g = await gateway({ throttleAll: true });
+    const started = performance.now();
+    const run = await verifyReport(at(g.origin, ["--max-duration", "3"], 5), LOGIN);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/E_THROTTLED: .*throttled/);
+    expect(performance.now() - started).toBeLessThan(3_000 + 2_500);
+  });
+
+  it("makes checks still throttled at --max-duration incomplete (throttled), never failed", async () => {
+    // The preflight and state probes get through; everything after the first 40 requests is throttled.
+    const g = await gateway({ ratePerSecond: 0.001, burst: 40 });
+    const run = await verifyReport(at(g.origin, ["--max-duration", "4"], 20), LOGIN);
+    expect(run.code).toBe(2);
+    expect(failedIds(run.report)).toEqual([]);
+    const incomplete = run.report?.checks.filter((c) => c.status === "incomplete") ?? [];
+    expect(incomplete.length).toBeGreaterThan(0);
+    for (const c of incomplete) expect(c.reason).toMatch(/throttled/);
+    expect(run.stdout).toMatch(/^COULD NOT VERIFY: .* incomplete \(\d+ throttled\)/m);
+  });
+
+  it("still fails a faulty provider behind it, with the same check ids as without it", async () => {
+    const faulty = await handProvider(["swap-400-422", "no-404-403"]);
+    const origin = new URL(faulty.baseUrl).origin;
+    const direct = await verifyReport(at(origin), LOGIN);
+    const g = await gateway({ upstream: origin, ratePerSecond: 250, burst: 4 });
+    const behind = await verifyReport(at(g.origin), LOGIN);
+    expect(g.counts.throttled).toBeGreaterThan(0);
+    expect(direct.code).toBe(1);
+    expect(behind.code).toBe(1);
+    expect(failedIds(behind.report)).toEqual(failedIds(direct.report));
+    expect(failedIds(direct.report)).toContain("R5.invalid-rejected.createSchema");
+  });
+});
+
+describe("a gateway that requires an API key and drops connections", () => {
+  it("sends --header on every request (checks, pacts, states), never printing its value", async () => {
+    const g = await gateway({ requireHeader: ["X-Api-Key", API_KEY], dropEvery: 37 });
+    const har = join(dir, "gateway.har");
+    const junit = join(dir, "gateway.xml");
+    const html = join(dir, "gateway.html");
+    const run = await verifyReport(
+      at(g.origin, [
+        "--header",
+        `X-Api-Key: ${API_KEY}`,
+        "--har",
+        har,
+        "--report",
+        `junit=${junit}`,
+        "--report",
+        `html=${html}`,
+      ]),
+      LOGIN,
+    );
+    expect(run.code, run.stdout).toBe(0);
+    expect(g.counts.refused).toBe(0);
+    expect(g.counts.dropped).toBeGreaterThan(0);
+    expect([...g.counts.headerValues]).toEqual([API_KEY]);
+    expect(everything(run, [har, junit, html])).not.toContain(API_KEY);
+    expect(run.report?.deployment.headers).toEqual(["X-Api-Key"]);
+  });
+
+  it.each([
+    ["Authorization: Basic abc", /the verifier sets Authorization itself/],
+    ["content-type: text/plain", /the verifier sets content-type itself/],
+    ["Host: example.com", /the verifier sets Host itself/],
+    ["no colon here", /--header must be "Name: value"/],
+  ])("refuses --header %j (exit 2, one line)", async (header, message) => {
+    const run = await verifyReport(at("http://127.0.0.1:9", ["--header", header]), LOGIN);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")[0]).toMatch(
+      new RegExp(`^idp-verify: E_CONFIG: .*${message.source}`),
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("HAR 1.2 of every exchange", () => {
+  it("records every request of the run, throttled ones marked, readable as HAR 1.2, secrets out", async () => {
+    const g = await gateway({ ratePerSecond: 250, burst: 4 });
+    const har = join(dir, "run.har");
+    const run = await verifyReport(at(g.origin, ["--har", har], 10), LOGIN);
+    expect(run.code, run.stdout).toBe(0);
+    const doc = HarSchema.parse(JSON.parse(readFileSync(har, "utf8")));
+    expect(doc.log.entries.length).toBe(run.report?.requests.sent);
+    const sources = new Set(doc.log.entries.map((e) => e._source));
+    for (const s of ["preflight", "provider-state", "pact", "R4.valid-accepted.createSchema"])
+      expect(sources).toContain(s);
+    expect(doc.log.entries.filter((e) => e._throttled).length).toBe(g.counts.throttled);
+    const text = readFileSync(har, "utf8");
+    expect(text).not.toContain(CREDENTIALS.password);
+    expect(text).not.toContain(
+      Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString("base64"),
+    );
+  });
+});
+
+describe("TLS with a private CA", () => {
+  it("refuses an unknown CA (exit 2), trusts --ca-cert or NODE_EXTRA_CA_CERTS, and says --insecure aloud", async () => {
+    const g = await gateway({ tls: { key: pki.server.key, cert: pki.server.cert } });
+    const unknown = await verifyReport(at(g.origin, [], 5), LOGIN);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/E_PROVIDER_UNREACHABLE: .*(certificate|CERT)/i);
+
+    const trusted = await verifyReport(at(g.origin, ["--ca-cert", pki.ca.path], 5), LOGIN);
+    expect(trusted.code, trusted.stdout).toBe(0);
+    expect(
+      trusted.report?.checks.filter((c) => c.kind === "pact" && c.status === "passed").length,
+    ).toBe(12);
+
+    const fromEnv = await verifyReport(at(g.origin, [], 5), {
+      ...LOGIN,
+      NODE_EXTRA_CA_CERTS: pki.ca.path,
+    });
+    expect(fromEnv.code, fromEnv.stdout).toBe(0);
+
+    const insecure = await verifyReport(at(g.origin, ["--insecure"], 5), LOGIN);
+    expect(insecure.code).toBe(0);
+    expect(insecure.stdout).toMatch(/^PASSED: .*TLS certificates not checked \(--insecure\)/m);
+    expect(insecure.report?.deployment.insecure).toBe(true);
+  });
+
+  it("presents a client certificate to a gateway that requires one (mutual TLS), never printing its key", async () => {
+    const g = await gateway({
+      tls: { key: pki.server.key, cert: pki.server.cert, ca: pki.ca.cert, requestCert: true },
+    });
+    const without = await verifyReport(at(g.origin, ["--ca-cert", pki.ca.path], 5), LOGIN);
+    expect(without.code).toBe(2);
+    const har = join(dir, "mtls.har");
+    const run = await verifyReport(
+      at(g.origin, [
+        "--ca-cert",
+        pki.ca.path,
+        "--client-cert",
+        pki.client.certPath,
+        "--client-key",
+        pki.client.keyPath,
+        "--har",
+        har,
+      ]),
+      LOGIN,
+    );
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.report?.deployment.clientCertificate).toBe(true);
+    const keyBody = pki.client.key.split("\n").filter((l) => l && !l.startsWith("-----"));
+    const all = everything(run, [har]);
+    for (const line of keyBody) expect(all).not.toContain(line);
+  });
+
+  it.each([
+    [["--client-cert", "x.pem"], /--client-cert and --client-key go together/],
+    [
+      ["--ca-cert", "/nonexistent/ca.pem"],
+      /--ca-cert \/nonexistent\/ca\.pem: cannot read it \(ENOENT\)/,
+    ],
+  ])("refuses %j with one line (exit 2)", async (extra, message) => {
+    const run = await verifyReport(at("https://127.0.0.1:9", extra), LOGIN);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+});
+
+describe("a corporate proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY as curl reads them)", () => {
+  it("tunnels https through CONNECT, forwards http, and goes direct for NO_PROXY hosts", async () => {
+    const p = await proxy();
+    const tls = await gateway({ tls: { key: pki.server.key, cert: pki.server.cert } });
+    const viaTunnel = await verifyReport(at(tls.origin, ["--ca-cert", pki.ca.path], 5), {
+      ...LOGIN,
+      HTTPS_PROXY: p.url,
+    });
+    expect(viaTunnel.code, viaTunnel.stdout).toBe(0);
+    expect(p.counts.tunnels).toBeGreaterThan(0);
+    expect(viaTunnel.report?.deployment.proxied).toBe(true);
+
+    const plain = await gateway({});
+    const viaForward = await verifyReport(at(plain.origin, [], 5), { ...LOGIN, http_proxy: p.url });
+    expect(viaForward.code, viaForward.stdout).toBe(0);
+    expect(p.counts.forwarded).toBeGreaterThan(0);
+
+    const before = p.counts.forwarded + p.counts.tunnels;
+    const direct = await verifyReport(at(plain.origin, [], 5), {
+      ...LOGIN,
+      HTTP_PROXY: p.url,
+      NO_PROXY: "localhost,127.0.0.1",
+    });
+    expect(direct.code).toBe(0);
+    expect(p.counts.forwarded + p.counts.tunnels).toBe(before);
+  });
+});
+
+export type { RunningGateway };
