@@ -252,4 +252,5 @@ export const FLAGS = {
   help: { type: "boolean", short: "h", group: "general", description: "print this help" },
 } as const satisfies FlagTable;
 
+/** The type of idp-verify's flag table. */
 export type Flags = typeof FLAGS;

@@ -27,6 +27,7 @@ import { transportSettings } from "./transport.ts";
 // run parsed by a zod schema of its own. `Config` is what those schemas give, so what they prove
 // (a provider URL always has credentials, a publication always has a version) is in its type.
 
+/** `json`, `junit` or `html`. */
 export type ReportFormat = "json" | "junit" | "html";
 type Env = Readonly<Record<string, string | undefined>>;
 type Values = FlagValues<Flags>;
