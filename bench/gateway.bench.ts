@@ -134,12 +134,12 @@ try {
       const behind = await verifyAt(gateway.line, seed);
       const limited = await verifyAt(gateway.line, seed, [
         "--rate-limit",
-        `${Math.floor(Number(values.rate) * 0.833)}/s`,
+        `${Math.round((Number(values.rate) * 5) / 6)}/s`,
       ]);
       for (const [what, r] of [
         ["direct", direct],
         [`gateway ${values.rate}/s`, behind],
-        [`gateway, --rate-limit ${Math.floor(Number(values.rate) * 0.833)}/s`, limited],
+        [`gateway, --rate-limit ${Math.round((Number(values.rate) * 5) / 6)}/s`, limited],
       ] as const)
         rows.push(
           `| ${seed} | ${what} | ${r.verdict}, exit ${r.code} | ${r.seconds.toFixed(1)} s | ${r.sent} | ${r.throttled} |`,
