@@ -1,4 +1,12 @@
 import { connect } from "node:net";
+import { test } from "@fast-check/vitest";
+import {
+  neighbourPath,
+  PINNED_NEIGHBOURS,
+  rulesReadBackProblem,
+  schemaReadBackProblem,
+} from "@idp/contracts";
+import { clusteringRulesArb, createSchemaRequestArb } from "@idp/generators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../src/index.ts";
 import {
@@ -11,7 +19,8 @@ import {
   validSchema,
 } from "./helpers.ts";
 
-// The assumed neighbours (paths not given by the spec) and the answers outside the detailed operations.
+// The neighbours: GET and DELETE of one schema and GET of the clustering rules as conformance.md §8
+// pins them; the listing and PUT of a schema assumed; and the answers outside the operations.
 
 let s: Started;
 beforeAll(async () => {
@@ -21,7 +30,45 @@ afterAll(() => s.provider.close());
 
 const one = (name: string) => `${PATHS.createSchema}/${encodeURIComponent(name)}`;
 
-describe("schemas (assumed paths)", () => {
+describe("the neighbours as conformance.md §8 pins them", () => {
+  const onePinned = (name: string) => neighbourPath(PINNED_NEIGHBOURS.getSchema, name);
+  test.prop([createSchemaRequestArb({ maxLength: 4 })], { numRuns: 40 })(
+    "reads back every created schema as R9 asks (valid bodies from @idp/generators)",
+    async (body) => {
+      const created = await s.call("POST", PATHS.createSchema, JSON.stringify(body));
+      expect(created.status).toBe(201);
+      if (!["", ".", ".."].includes(body.schema.name)) {
+        const read = await s.call("GET", onePinned(body.schema.name));
+        const text = await read.text();
+        const answer = {
+          status: read.status,
+          contentType: read.headers.get("content-type") ?? undefined,
+          body: text,
+        };
+        expect(schemaReadBackProblem(body.schema, answer)?.message).toBeUndefined();
+      }
+    },
+  );
+
+  test.prop([clusteringRulesArb({ maxLength: 3 })], { numRuns: 30 })(
+    "reads back the clustering rules last updated as R9 asks",
+    async (body) => {
+      expect((await s.call("PUT", PATHS.clusteringRules, JSON.stringify(body))).status).toBe(200);
+      const read = await s.call(
+        PINNED_NEIGHBOURS.getClusteringRules.method,
+        PINNED_NEIGHBOURS.getClusteringRules.path,
+      );
+      const answer = {
+        status: read.status,
+        contentType: read.headers.get("content-type") ?? undefined,
+        body: await read.text(),
+      };
+      expect(rulesReadBackProblem(body.rules, answer)?.message).toBeUndefined();
+    },
+  );
+});
+
+describe("schemas (GET and DELETE of one as §8 pins them; the listing and PUT assumed)", () => {
   it("reads back a created schema, unknown keys included", async () => {
     const created = validSchema("orders");
     (created.schema as Record<string, unknown>).note = "kept";
@@ -46,7 +93,9 @@ describe("schemas (assumed paths)", () => {
     };
     expect(read.schema).toMatchObject({ name: "a/b é", fields: [] });
 
-    expect((await s.call("DELETE", one("a/b é"))).status).toBe(204);
+    const removed = await s.call("DELETE", one("a/b é"));
+    expect(removed.status).toBe(200); // conformance.md §8: 200, no body
+    expect(await removed.text()).toBe("");
     await expectErrorBody(await s.call("GET", one("a/b é")), 404);
     await expectErrorBody(await s.call("DELETE", one("a/b é")), 404);
   });
@@ -71,7 +120,7 @@ describe("schemas (assumed paths)", () => {
   });
 });
 
-describe("clustering rules GET (assumed path: the PUT's)", () => {
+describe("clustering rules GET (conformance.md §8: the PUT's path)", () => {
   it("answers 404 before any PUT, then returns what was PUT, marked deprecated", async () => {
     const fresh = await startProvider();
     try {

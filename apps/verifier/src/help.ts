@@ -10,7 +10,7 @@ const wrap = (head: string, text: string) => wrapText(head, text, 100);
 export function helpText(): string {
   const out: string[] = [
     `idp-verify ${VERSION}: verify an IDP provider against its pacts (Pact's own verifier) and the`,
-    "property-based conformance checks of rules R1-R8 (docs/spec/conformance.md).",
+    "property-based conformance checks of rules R1-R8, and R9 on request (docs/spec/conformance.md).",
     "",
     "Usage: idp-verify [--provider-url URL] [options]",
     "",
@@ -19,7 +19,11 @@ export function helpText(): string {
   out.push("Checks (--checks takes ids or prefixes such as R1, R4.valid-accepted, pact):");
   const idWidth = Math.max(...CONFORMANCE_CHECKS.map((c) => c.id.length)) + 2;
   for (const c of CONFORMANCE_CHECKS) {
-    const needs = c.needs.length ? ` [needs --provider-states-url]` : "";
+    const needs = c.needs.length
+      ? " [needs --provider-states-url]"
+      : c.rule === "R9"
+        ? " [opt-in: only with --checks R9]"
+        : "";
     out.push(
       ...wrap(
         `  ${c.id.padEnd(idWidth)}`,

@@ -71,7 +71,8 @@ export function makePlan(
 
   const checks: CheckDef[] = [];
   for (const def of CHECKS) {
-    if (!selected(def.info.id)) continue;
+    // R9 is opt-in (conformance.md §8): only when --checks names it, never by default.
+    if (def.info.rule === "R9" ? !named(def.info.id) : !selected(def.info.id)) continue;
     const missing = def.info.needs.filter((n) => n === "provider-states" && !options.statesGiven);
     if (missing.length > 0)
       unavailable(

@@ -22,6 +22,9 @@ export interface Failure {
   readonly received?: string;
   readonly exchange?: Exchange;
   readonly curl?: string;
+  /** R9: the read that gave back something else than the write (`exchange`) acknowledged. */
+  readonly readBack?: Exchange;
+  readonly readBackCurl?: string;
   /** A curl command that sets up the provider state the request needs (run it first). */
   readonly setup?: string;
   /**
@@ -118,6 +121,23 @@ export interface Phase {
 
 export type Verdict = "passed" | "failed" | "could-not-verify";
 
+/** What the run left of its writes (conformance.md §8): said in every report. */
+export interface RestoreReport {
+  /** The clustering rules: put back, never changed, or left as the last ones sent (and why). */
+  readonly rules:
+    | { readonly outcome: "restored" | "unchanged" }
+    | { readonly outcome: "not-restored"; readonly detail: string };
+  /** With --cleanup: the schemas this run created and removed, and those it could not remove. */
+  readonly schemas:
+    | {
+        readonly cleanup: true;
+        readonly removed: readonly string[];
+        readonly failed: readonly { readonly name: string; readonly reason: string }[];
+      }
+    | { readonly cleanup: false };
+  readonly warnings: readonly string[];
+}
+
 /** Everything a run found: the JSON report's shape. */
 export interface VerifyReport {
   readonly tool: { readonly name: "idp-verify"; readonly version: string };
@@ -171,6 +191,8 @@ export interface VerifyReport {
     /** `--har`: where every exchange was written. */
     readonly har?: string;
   };
+  /** What the run put back and removed (conformance.md §8). */
+  readonly restore: RestoreReport;
   /** Set when the provider stopped answering and the run ended early. */
   readonly providerStopped?: string;
   /** Run-level warnings (e.g. a password too short to scrub). */

@@ -3,6 +3,7 @@ import { runChecksAndPacts } from "./phases/checks-and-pacts.ts";
 import { startRun } from "./phases/context.ts";
 import { preflightAndStates } from "./phases/preflight.ts";
 import { startProvider } from "./phases/provider.ts";
+import { leaveAsFound } from "./phases/restore.ts";
 import { assembleReport } from "./phases/results.ts";
 import { readSources } from "./phases/sources.ts";
 import { openTransport } from "./phases/transport.ts";
@@ -29,8 +30,9 @@ export interface VerifyIo {
  * VerifyError when the verification cannot be carried out, before the first request where it can.
  *
  * The run, phase by phase (each its own module in phases/): read the pact sources; plan what runs
- * and what is left out; start (or reach) the provider; open the one transport to it; preflight it
- * and probe its states; run the checks and the pacts; assemble the results.
+ * and what is left out; start (or reach) the provider; open the one transport to it; preflight it,
+ * probe its states and read its clustering rules; run the checks and the pacts; put back what the
+ * run changed (conformance.md §8); assemble the results.
  */
 export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyReport> {
   const run = startRun(config, io.progress ?? (() => {}));
@@ -42,9 +44,15 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   });
   const provider = await startProvider(config, run);
   for (const w of run.secrets.warnings()) run.progress(w);
-  const transport = openTransport(config, run);
+  const transport = openTransport(config, run, provider);
   try {
-    const states = await preflightAndStates(transport.client, provider, plan, run);
+    const { states, savedRules } = await preflightAndStates(
+      transport.client,
+      provider,
+      plan,
+      run,
+      config.profile,
+    );
     run.progress(
       `verifying ${provider.url}${provider.embedded ? " (embedded reference provider)" : ""}: seed ${config.seed}, ${config.runs} runs per check, profile ${config.profile.name}`,
     );
@@ -58,7 +66,15 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       transport,
       io,
     );
-    return assembleReport(config, run, sources, plan, provider, transport, outcome, io);
+    const restored = await leaveAsFound(
+      config,
+      provider,
+      transport,
+      outcome.conformance,
+      savedRules,
+    );
+    for (const w of restored.warnings) run.progress(w);
+    return assembleReport(config, run, sources, plan, provider, transport, outcome, io, restored);
   } finally {
     await transport.close();
     await provider.close();

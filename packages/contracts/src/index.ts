@@ -46,6 +46,10 @@ export {
   type ProblemKind,
 } from "./judges/problem.ts";
 export {
+  rulesReadBackProblem,
+  schemaReadBackProblem,
+} from "./judges/read-back.ts";
+export {
   type ExpectedRejection,
   expectedRejection,
   rejectionProblem,
@@ -58,6 +62,17 @@ export {
 } from "./judges/status.ts";
 export { successBodyProblem } from "./judges/success-body.ts";
 export { loadProfile } from "./load-profile.ts";
+export {
+  isPathSegmentName,
+  NAMED_NEIGHBOURS,
+  NEIGHBOUR_METHODS,
+  NEIGHBOUR_NAMES,
+  type Neighbour,
+  type NeighbourName,
+  type Neighbours,
+  neighbourPath,
+  PINNED_NEIGHBOURS,
+} from "./neighbours.ts";
 export { createOpenApiDocument, openApiJson } from "./openapi.ts";
 export {
   DETAILED_OPERATION_IDS,

@@ -2,6 +2,12 @@ import { z } from "zod";
 import { didYouMean } from "./did-you-mean.ts";
 import { ERRORS_ITEM_KINDS } from "./error-items.ts";
 import { preview } from "./judges/problem.ts";
+import {
+  NAMED_NEIGHBOURS,
+  NEIGHBOUR_METHODS,
+  NEIGHBOUR_NAMES,
+  type Neighbours,
+} from "./neighbours.ts";
 import { DETAILED_OPERATION_IDS, detailedOperations } from "./operations.ts";
 import { ProfileError } from "./profile-error.ts";
 import { LOGIN_USER_KINDS, PROFILE_KEYS, type ProfileKey } from "./profile-keys.ts";
@@ -39,6 +45,20 @@ const Status = z.int().min(100).max(599);
 const ClientErrorStatus = z.literal([400, 422]);
 const StatusList = z.array(Status).refine(distinct);
 
+/** A neighbour's request: its method, and a path with `{name}` as one whole segment if it names a schema. */
+const neighbourSchema = (named: boolean) =>
+  z.strictObject({
+    method: z.enum(NEIGHBOUR_METHODS),
+    path: z
+      .string()
+      .refine((p) => p.startsWith("/") && !/[?#]/.test(p))
+      .refine((p) =>
+        named
+          ? p.split("{name}").length === 2 && /\/\{name\}(\/|$)/.test(p)
+          : !p.includes("{name}"),
+      ),
+  });
+
 /** The zod schema of a profile file (conformance.md §6). */
 export const ProfileFile = z.strictObject({
   name: z.string().refine((s) => s.trim() !== ""),
@@ -52,6 +72,13 @@ export const ProfileFile = z.strictObject({
   loginUserStatuses: byKeys(LOGIN_USER_KINDS, z.int().min(400).max(499)).optional(),
   errorsItems: z.array(z.enum(ERRORS_ITEM_KINDS)).min(1).refine(distinct).optional(),
   valuesInUse: byKeys(VALUES_IN_USE_KEYS, z.array(z.string()).min(1).refine(distinct)).optional(),
+  neighbours: z
+    .strictObject({
+      getSchema: neighbourSchema(true).optional(),
+      removeSchema: neighbourSchema(true).optional(),
+      getClusteringRules: neighbourSchema(false).optional(),
+    } satisfies Record<(typeof NEIGHBOUR_NAMES)[number], unknown>)
+    .optional(),
 });
 export type ProfileFile = z.infer<typeof ProfileFile>;
 
@@ -90,6 +117,13 @@ function expectedAt(path: readonly PropertyKey[]): string {
       if (depth === 1) return `an object keyed by ${VALUES_IN_USE_KEYS.join(" and/or ")}`;
       if (depth === 2) return "a non-empty array of distinct strings";
       return "a string";
+    case "neighbours":
+      if (depth === 1) return `an object keyed by neighbour (${NEIGHBOUR_NAMES.join(", ")})`;
+      if (depth === 2) return "an object with `method` and `path` (conformance.md §8)";
+      if (path[2] === "method") return NEIGHBOUR_METHODS.join(", ");
+      return NAMED_NEIGHBOURS.includes(path[1] as never)
+        ? "a path under the base address starting with /, with {name} once as a whole segment"
+        : "a path under the base address starting with /, without {name}";
     default:
       return "a key of a profile file";
   }
@@ -103,6 +137,9 @@ function keysAt(parent: readonly PropertyKey[]): { what: string; keys: readonly 
     return { what: "an operation", keys: DETAILED_OPERATION_IDS };
   if (top === "statusMapping") return { what: "a violation kind", keys: VIOLATION_KINDS };
   if (top === "loginUserStatuses") return { what: "a login-user case", keys: LOGIN_USER_KINDS };
+  if (top === "neighbours" && parent.length === 1)
+    return { what: "a neighbour", keys: NEIGHBOUR_NAMES };
+  if (top === "neighbours") return { what: "a neighbour's key", keys: ["method", "path"] };
   return { what: "a values-in-use key", keys: VALUES_IN_USE_KEYS };
 }
 
@@ -181,6 +218,7 @@ function overridesOf(
     } as LoginUserStatuses,
     errorsItems: parsed.errorsItems ?? base.errorsItems,
     valuesInUse: { ...base.valuesInUse, ...parsed.valuesInUse } as ValuesInUse,
+    neighbours: { ...base.neighbours, ...parsed.neighbours } as Neighbours,
   };
   const named = new Set(
     PROFILE_KEYS.filter((key) => {

@@ -1,3 +1,4 @@
+import { NEIGHBOUR_NAMES, type NeighbourName } from "./neighbours.ts";
 import { DETAILED_OPERATION_IDS, type DetailedOperationId } from "./operations.ts";
 import type { RuleSource } from "./rules.ts";
 import { VALUES_IN_USE_KEYS, type ValuesInUseKey } from "./values-in-use.ts";
@@ -17,7 +18,8 @@ export type ProfileKey =
   | `statusMapping.${DetailedOperationId}.${ViolationKind}`
   | `loginUserStatuses.${LoginUserKind}`
   | "errorsItems"
-  | `valuesInUse.${ValuesInUseKey}`;
+  | `valuesInUse.${ValuesInUseKey}`
+  | `neighbours.${NeighbourName}`;
 
 /** Every profile key, in the order of a profile file. */
 export const PROFILE_KEYS: readonly ProfileKey[] = [
@@ -28,6 +30,7 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   ...LOGIN_USER_KINDS.map((kind) => `loginUserStatuses.${kind}` as const),
   "errorsItems",
   ...VALUES_IN_USE_KEYS.map((key) => `valuesInUse.${key}` as const),
+  ...NEIGHBOUR_NAMES.map((name) => `neighbours.${name}` as const),
 ];
 
 const OPERATION_SECTIONS: { readonly [O in DetailedOperationId]: string } = {
@@ -58,6 +61,8 @@ export function builtInSource(key: ProfileKey): RuleSource {
       return { source: "pinned", ref: "conformance.md §1 R7" };
     case "errorsItems":
       return { source: "spec", ref: "service-interface.md: Errors" };
+    case "neighbours":
+      return { source: "pinned", ref: "conformance.md §8" };
     default:
       return { source: "spec", ref: VALUES_IN_USE_SECTIONS[rest.join(".") as ValuesInUseKey] };
   }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { type ErrorsItemKind, errorBodyShape, SPEC_ERRORS_ITEMS } from "./error-items.ts";
+import { type NeighbourName, type Neighbours, PINNED_NEIGHBOURS } from "./neighbours.ts";
 import {
   DETAILED_OPERATION_IDS,
   type DetailedOperationId,
@@ -57,6 +58,8 @@ export interface ContractProfile {
   readonly errorsItems: readonly ErrorsItemKind[];
   /** Values in use: they steer generation; only the strict profile rejects other values. */
   readonly valuesInUse: ValuesInUse;
+  /** The neighbour operations' requests (conformance.md §8): restore, cleanup and R9 use them. */
+  readonly neighbours: Neighbours;
   /** The source of every profile key's value. */
   readonly sources: { readonly [K in ProfileKey]: RuleSource };
   /**
@@ -79,6 +82,8 @@ export function profileValue(profile: ContractProfile, key: ProfileKey): unknown
       return profile.loginUserStatuses[rest[0] as keyof LoginUserStatuses];
     case "errorsItems":
       return profile.errorsItems;
+    case "neighbours":
+      return profile.neighbours[rest[0] as NeighbourName];
     default:
       return profile.valuesInUse[rest.join(".") as keyof ValuesInUse];
   }
@@ -147,6 +152,7 @@ export const defaultProfile: ContractProfile = withSourceOf({
   loginUserStatuses: SPEC_LOGIN_USER_STATUSES,
   errorsItems: SPEC_ERRORS_ITEMS,
   valuesInUse: SPEC_VALUES_IN_USE,
+  neighbours: PINNED_NEIGHBOURS,
   sources: BUILT_IN_SOURCES,
 });
 

@@ -1,8 +1,9 @@
-// The rules R1-R8 of conformance.md §1, and where a rule (or one value it asserts) comes from.
+// The rules R1-R8 of conformance.md §1 and R9 of §8, and where a rule (or one value it asserts)
+// comes from.
 
-/** The rule ids of conformance.md §1. */
-export const RULE_IDS = ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"] as const;
-/** A rule id of conformance.md §1 (`R1` ... `R8`). */
+/** The rule ids: R1-R8 of conformance.md §1's table, and R9 (read your writes, opt-in) of §8. */
+export const RULE_IDS = ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"] as const;
+/** A rule id: `R1` ... `R8` (conformance.md §1) or `R9` (§8). */
 export type RuleId = (typeof RULE_IDS)[number];
 
 /**
@@ -30,7 +31,7 @@ export interface RuleInfo {
   readonly ref: string;
 }
 
-/** The rules R1-R8, each with its source (conformance.md §1, source column). */
+/** The rules, each with its source (conformance.md §1's source column; §8 for R9). */
 export const RULES: { readonly [R in RuleId]: RuleInfo } = {
   R1: {
     id: "R1",
@@ -90,6 +91,14 @@ export const RULES: { readonly [R in RuleId]: RuleInfo } = {
     statement: "the success answers (201, 200) carry no body",
     source: "spec",
     ref: "service-interface.md: Endpoints (success response, no body)",
+  },
+  R9: {
+    id: "R9",
+    title: "read your writes",
+    statement:
+      "a created schema and updated clustering rules are read back as they were written (opt-in)",
+    source: "pinned",
+    ref: "conformance.md §8",
   },
 };
 

@@ -66,6 +66,14 @@ export const FAULTS = [
   "reject-empty-fields",
   /** The state-change endpoint answers 200 but changes nothing: no login user is ever created (R4 and R7 on push). */
   "states-ignored",
+  /** A valid create schema answers 201 and stores nothing: the write is acknowledged and lost (R9). */
+  "lost-create",
+  /** A valid create schema stores only its first field (R9). */
+  "first-field-only",
+  /** A rules update stores every classifier threshold rounded to one decimal (R9). */
+  "rounded-thresholds",
+  /** GET of the clustering rules answers 404 even after an update (R9; the restore warns). */
+  "rules-get-404",
 ] as const;
 
 /** A fault of {@link FAULTS}. */

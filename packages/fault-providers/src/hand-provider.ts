@@ -32,6 +32,11 @@ export interface HandProviderOptions {
   readonly bigBodyBytes?: number;
   /** How many recent requests {@link RunningProvider.requests} keeps (default 50). */
   readonly keepRequests?: number;
+  /**
+   * Whether the neighbours' GET answers wrap the body (`{"schema": ...}`, `{"rules": ...}`) or give
+   * it bare; conformance.md §8 allows both. @defaultValue true
+   */
+  readonly wrapReads?: boolean;
   readonly host?: string;
   readonly port?: number;
 }
@@ -46,6 +51,10 @@ export interface RunningProvider {
   readonly data: {
     readonly users: ReadonlyMap<string, UserApp>;
     readonly schemaNames: ReadonlySet<string>;
+    /** The schemas held (the latest 256 created), by name, as the neighbours serve them. */
+    readonly schemas: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+    /** The clustering rules last stored (undefined before any update). */
+    readonly rules: () => Readonly<Record<string, unknown>> | undefined;
   };
   close(): Promise<void>;
 }
@@ -55,6 +64,10 @@ export const STATES_PATH = "/_pact/provider-states";
 const CREATE_PATH = "/v1/marketing/datastore/schemas";
 const RULES_PATH = "/v1/marketing/login/apps/clustering/rules";
 const PUSH_PREFIX = "/v1/marketing/push_notifications/login/users/";
+/** The neighbours (conformance.md §8): GET and DELETE of one schema under this prefix, GET rules. */
+const SCHEMA_PREFIX = `${CREATE_PATH}/`;
+/** The schemas kept for the neighbours: the latest ones (memory stays flat however long a run is). */
+const KEEP_SCHEMAS = 256;
 const PUSH_SUFFIX = "/publish";
 const DEEP = 600;
 const INT32 = 2 ** 31;
@@ -136,6 +149,57 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     bigBodyBytes: options.bigBodyBytes ?? HUGE_BODY_BYTES,
   });
   const { fail, succeed } = answers;
+  const schemas = new Map<string, Record<string, unknown>>();
+  let rules: Record<string, unknown> | undefined;
+  const wrapReads = options.wrapReads ?? true;
+
+  /** JSON 200 with a stored document, wrapped or bare as the option says. */
+  function read(res: ServerResponse, key: string, document: unknown) {
+    const text = JSON.stringify(wrapReads ? { [key]: document } : document);
+    res.writeHead(200, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+    });
+    res.end(text);
+  }
+
+  /**
+   * The neighbours (conformance.md §8): GET and DELETE of one schema, GET of the rules; 404 with
+   * the error body for what is not held. True when the request was one of them (and answered).
+   */
+  function neighbour(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+    let name: string | undefined;
+    if (path.startsWith(SCHEMA_PREFIX) && !path.slice(SCHEMA_PREFIX.length).includes("/")) {
+      try {
+        name = decodeURIComponent(path.slice(SCHEMA_PREFIX.length));
+      } catch {
+        name = path.slice(SCHEMA_PREFIX.length);
+      }
+    } else if (path !== RULES_PATH || req.method !== "GET") return false;
+    if (!authorized(req, res)) return true;
+    if (name === undefined) {
+      if (rules === undefined || faults.has("rules-get-404"))
+        fail(req, res, 404, "Record not found", ["no clustering rules have been set"]);
+      else read(res, "rules", rules);
+      return true;
+    }
+    const held = schemas.get(name);
+    if (req.method === "GET") {
+      if (held === undefined) fail(req, res, 404, "Record not found", ["no schema has this name"]);
+      else read(res, "schema", held);
+    } else if (req.method === "DELETE") {
+      if (held === undefined) fail(req, res, 404, "Record not found", ["no schema has this name"]);
+      else {
+        schemas.delete(name);
+        data.schemaNames.delete(name);
+        succeed(req, res, 200);
+      }
+    } else {
+      res.setHeader("allow", "GET, DELETE");
+      fail(req, res, 405, "Method not allowed", ["use GET or DELETE"]);
+    }
+    return true;
+  }
 
   /** R1. Fast path: the exact header a client builds from the credentials. */
   function authorized(req: IncomingMessage, res: ServerResponse): boolean {
@@ -286,6 +350,15 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
         if (faults.has("wrong-status")) return succeed(req, res, 202);
         if (faults.has("body-on-success"))
           return answers.succeedWithBody(req, res, 201, { id: "schema-1" });
+        if (typeof schema.name === "string" && !faults.has("lost-create")) {
+          const kept =
+            faults.has("first-field-only") && Array.isArray(schema.fields)
+              ? { ...schema, fields: schema.fields.slice(0, 1) }
+              : schema;
+          schemas.delete(schema.name);
+          schemas.set(schema.name, kept);
+          if (schemas.size > KEEP_SCHEMAS) schemas.delete(schemas.keys().next().value as string);
+        }
         return succeed(req, res, 201);
       }
       case "pushToUserDevices": {
@@ -296,6 +369,11 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
         return succeed(req, res, 200);
       }
       case "updateClusteringRules":
+        rules = faults.has("rounded-thresholds")
+          ? (JSON.parse(JSON.stringify(body.rules), (key, v) =>
+              key === "threshold" && typeof v === "number" ? Math.round(v * 10) / 10 : v,
+            ) as Record<string, unknown>)
+          : (body.rules as Record<string, unknown>);
         return succeed(req, res, 200);
     }
   }
@@ -317,6 +395,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
       res.end("{}");
       return;
     }
+    if (neighbour(req, res, path)) return;
     const r = route(req.method, path);
     if (r === undefined)
       return fail(req, res, 404, "No such operation", [`no operation at ${req.method} ${path}`]);
@@ -363,7 +442,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     baseUrl: `${origin}/v1`,
     statesUrl: `${origin}${STATES_PATH}`,
     requests: log.view,
-    data,
+    data: { ...data, schemas, rules: () => rules },
     close: () => closeServer(server),
   };
 }

@@ -11,6 +11,7 @@ import {
   setState,
   validCreateSchema,
   validPush,
+  validRules,
 } from "./support.ts";
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
@@ -248,6 +249,59 @@ const PROBES: Record<Fault, Probe> = {
     intact: async (p) =>
       expect((await setState(p.statesUrl, "a schema exists", {})).status).toBe(400),
   },
+  "lost-create": {
+    symptom: async (p) => {
+      await call(p.baseUrl, "createSchema", { body: createWith({ name: "kept?" }) });
+      return (await readSchema(p, "kept?")).status === 404;
+    },
+    intact: async (p) => expect(await status(call(p.baseUrl, "createSchema"))).toBe(201),
+  },
+  "first-field-only": {
+    symptom: async (p) => {
+      const body = createWith({ name: "two-fields" });
+      await call(p.baseUrl, "createSchema", { body });
+      const read = await readSchema(p, "two-fields");
+      const fields = (read.json as { schema: { fields: unknown[] } }).schema.fields;
+      return fields.length === 1 && body.schema.fields.length > 1;
+    },
+    intact: async (p) => expect(await status(call(p.baseUrl, "createSchema"))).toBe(201),
+  },
+  "rounded-thresholds": {
+    symptom: async (p) => {
+      const body = validRules();
+      for (const f of Object.values(body.rules.features)) f.classifier.threshold = 0.35;
+      await call(p.baseUrl, "updateClusteringRules", { body });
+      const read = await readRules(p);
+      const features = (
+        read.json as { rules: { features: Record<string, { classifier: { threshold: number } }> } }
+      ).rules.features;
+      return Object.values(features).every((f) => f.classifier.threshold === 0.4);
+    },
+    intact: async (p) => expect(await status(call(p.baseUrl, "updateClusteringRules"))).toBe(200),
+  },
+  "rules-get-404": {
+    symptom: async (p) => {
+      await call(p.baseUrl, "updateClusteringRules");
+      return (await readRules(p)).status === 404;
+    },
+    intact: async (p) => expect(await status(call(p.baseUrl, "updateClusteringRules"))).toBe(200),
+  },
+};
+
+/** The neighbours of conformance.md §8, with good credentials. */
+const readSchema = async (p: RunningProvider, name: string) => {
+  const res = await fetch(`${p.baseUrl}/marketing/datastore/schemas/${encodeURIComponent(name)}`, {
+    headers: { authorization: AUTH },
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as unknown) : undefined };
+};
+const readRules = async (p: RunningProvider) => {
+  const res = await fetch(`${p.baseUrl}/marketing/login/apps/clustering/rules`, {
+    headers: { authorization: AUTH },
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as unknown) : undefined };
 };
 
 const start = async (faults: Fault[]) => {

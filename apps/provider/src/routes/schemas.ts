@@ -16,9 +16,9 @@ const notFound = (name: string) =>
 
 /**
  * POST /marketing/datastore/schemas is the detailed "Create a new schema". The others are the
- * catalogue's neighbours (GET all, GET one, PUT, DELETE): the spec gives their methods but not their
- * paths, so these paths are ASSUMED, as are their bodies (GET answers `{schema}` / `{schemas}`, PUT
- * takes the create body).
+ * catalogue's neighbours: "Get a specific schema" (GET, 200 `{"schema": ...}`) and "Remove a schema"
+ * (DELETE, 200 without a body) as conformance.md §8 pins them; GET all (`{"schemas": [...]}`) and
+ * PUT (the create body) are ASSUMED, as the spec gives neither path.
  */
 export function registerSchemaRoutes(v1: Hono, { store, bodyTimeoutMs }: RouteDeps): void {
   v1.post(SCHEMAS_PATH, async (c) => {
@@ -67,7 +67,8 @@ export function registerSchemaRoutes(v1: Hono, { store, bodyTimeoutMs }: RouteDe
   });
   v1.delete(SCHEMA_PATH, (c) => {
     const name = c.req.param("name");
-    return store.deleteSchema(name) ? noBody(204) : notFound(name);
+    // conformance.md §8: "200, no body".
+    return store.deleteSchema(name) ? noBody(200) : notFound(name);
   });
   v1.all(SCHEMA_PATH, () => methodNotAllowed(["GET", "PUT", "DELETE"]));
 }

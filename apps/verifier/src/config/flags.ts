@@ -226,6 +226,12 @@ export const FLAGS = {
     description:
       "fail (exit 1) when no request got some documented client-error status (400, 401, 403, 404, 422) of an operation; the failed check cells.required names them [extension]",
   },
+  cleanup: {
+    type: "boolean",
+    group: "checks",
+    description:
+      "remove the schemas this run created, and only those (conformance.md §8); the clustering rules are put back either way",
+  },
   report: {
     type: "string",
     multiple: true,

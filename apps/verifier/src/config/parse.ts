@@ -333,6 +333,7 @@ const runSchema = z
     threads: wholeNumber("--threads", 1, 16).optional(),
     shard: z.string().optional(),
     "require-cells": z.boolean().optional(),
+    cleanup: z.boolean().optional(),
   })
   .transform((v, ctx) => {
     if (v["require-cells"] === true && v.shard !== undefined)
@@ -351,6 +352,8 @@ const runSchema = z
       maxConsecutiveTransportFailures: 5,
       ...(v.shard !== undefined ? { shard: parseShard(v.shard) } : {}),
       requireCells: v["require-cells"] === true,
+      /** `--cleanup`: remove the schemas this run created (conformance.md §8). */
+      cleanup: v.cleanup === true,
     };
   });
 

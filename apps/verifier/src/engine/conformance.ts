@@ -6,6 +6,8 @@ import { type ContractProfile, loadProfile } from "@idp/contracts";
 import { Client } from "../http/client.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import type { TransportSettings } from "../http/settings.ts";
+import { type Created, mergeCreated } from "../restore/ledger.ts";
+import { ledgerFor, targetOf } from "../restore/probe.ts";
 import type { CheckResult } from "../results.ts";
 import { CHECKS, type Observations, observeRules } from "../rules/index.ts";
 import type { Observation } from "../rules/observed.ts";
@@ -14,6 +16,8 @@ import { Secrets } from "../secrets.ts";
 import { Budget } from "./budget.ts";
 import { type EngineContext, runCheck } from "./run-check.ts";
 import { ProviderStates } from "./states.ts";
+
+const NONE_CREATED: Created = { names: [], unremovable: [] };
 
 /** Everything the conformance checks need, as plain data (a worker thread gets a copy). */
 export interface ConformanceSetup {
@@ -48,6 +52,8 @@ export interface ConformanceSetup {
   readonly transport: TransportSettings;
   /** `--rate-limit`'s shared state: one budget over every thread. */
   readonly rateLimit?: { readonly perSecond: number; readonly shared: SharedArrayBuffer };
+  /** `--cleanup`: record which schemas the run creates (conformance.md §8). */
+  readonly cleanup: boolean;
 }
 
 export interface ConformanceHooks {
@@ -65,6 +71,8 @@ export interface ConformanceOutcome {
   readonly answered: number;
   /** Throttled answers waited out (conformance.md §7). */
   readonly throttled: number;
+  /** With --cleanup: the schemas the checks created. */
+  readonly created: Created;
   readonly stoppedReason?: string;
 }
 
@@ -106,7 +114,9 @@ export async function runChecksHere(
   const profile = options.profile ?? loadProfile(setup.profileArg, { cwd: setup.cwd });
   const secrets = new Secrets();
   for (const v of setup.secretValues) secrets.add(v, undefined);
-  const client = new Client({
+  const target = targetOf(setup.providerUrl, setup.credentials, profile);
+  const ledger = setup.cleanup ? ledgerFor(() => client, target) : undefined;
+  const client: Client = new Client({
     timeoutMs: setup.timeoutMs,
     connections: options.concurrency,
     maxConsecutiveFailures: setup.maxConsecutiveTransportFailures,
@@ -117,6 +127,7 @@ export async function runChecksHere(
       ? { rateLimiter: new RateLimiter(setup.rateLimit.perSecond, setup.rateLimit.shared) }
       : {}),
     ...(hooks.har ? { har: hooks.har } : {}),
+    ...(ledger ? { writes: ledger } : {}),
   });
   try {
     const states = setup.states
@@ -156,6 +167,7 @@ export async function runChecksHere(
       sent: client.sent,
       answered: client.answered,
       throttled: client.throttled,
+      created: ledger?.created ?? NONE_CREATED,
       ...(client.stoppedReason ? { stoppedReason: client.stoppedReason } : {}),
     };
   } finally {
@@ -163,20 +175,16 @@ export async function runChecksHere(
   }
 }
 
-/** How costly a check's cases are, roughly (stressed bodies are the most), to balance threads. */
-const weight = (def: CheckDef): number =>
-  def.info.rule === "R6" ? 4 : def.info.rule === "R2" || def.info.rule === "R3" ? 2 : 1;
-
 /** Checks dealt to `n` threads, the costliest first to the least loaded. */
 export function dealChecks(checks: readonly CheckDef[], n: number): CheckDef[][] {
   const parts: { load: number; checks: CheckDef[] }[] = Array.from({ length: n }, () => ({
     load: 0,
     checks: [],
   }));
-  for (const def of [...checks].sort((a, b) => weight(b) - weight(a))) {
+  for (const def of [...checks].sort((a, b) => b.weight - a.weight)) {
     const least = parts.reduce((a, b) => (b.load < a.load ? b : a));
     least.checks.push(def);
-    least.load += weight(def);
+    least.load += def.weight;
   }
   return parts.map((p) => p.checks).filter((p) => p.length > 0);
 }
@@ -200,6 +208,7 @@ export type WorkerMessage =
       readonly sent: number;
       readonly answered: number;
       readonly throttled: number;
+      readonly created: Created;
       readonly stoppedReason?: string;
     }
   | { readonly type: "error"; readonly message: string };
@@ -231,6 +240,7 @@ export async function runConformance(
       sent: 0,
       answered: 0,
       throttled: 0,
+      created: NONE_CREATED,
     };
   const parts = dealChecks(checks, Math.max(1, setup.threads));
   if (parts.length === 1)
@@ -254,6 +264,11 @@ export async function runConformance(
       ),
     ),
   );
+  return mergeOutcomes(outcomes);
+}
+
+/** Outcomes of several threads or stages as one: first observations, summed tallies and counts. */
+export function mergeOutcomes(outcomes: readonly ConformanceOutcome[]): ConformanceOutcome {
   const first = new Map<string, Observation>();
   const tally = new Map<string, Map<number, number>>();
   let sent = 0;
@@ -278,6 +293,7 @@ export async function runConformance(
     sent,
     answered,
     throttled,
+    created: mergeCreated(outcomes.map((o) => o.created)),
     ...(stoppedReason ? { stoppedReason } : {}),
   };
 }
@@ -306,6 +322,7 @@ function runInWorker(job: WorkerJob, hooks: ConformanceHooks): Promise<Conforman
           sent: m.sent,
           answered: m.answered,
           throttled: m.throttled,
+          created: m.created,
           ...(m.stoppedReason ? { stoppedReason: m.stoppedReason } : {}),
         };
       else reject(new Error(`a conformance thread failed: ${m.message}`));

@@ -1,9 +1,9 @@
-import { RULES } from "@idp/contracts";
+import { type NeighbourName, RULES } from "@idp/contracts";
 import fc from "fast-check";
 import { type Answer, type Client, THROTTLED_OUT } from "../http/client.ts";
 import { curlCommand } from "../http/exchange.ts";
 import type { CheckResult, Failure, Warning } from "../results.ts";
-import { toRequest } from "../rules/requests.ts";
+import { neighbourRequest, toRequest } from "../rules/requests.ts";
 import type { Case, CheckDef, RuleContext, Verdict } from "../rules/types.ts";
 import type { Batch, Batches } from "./batches.ts";
 import { Batches as BatchesOf } from "./batches.ts";
@@ -92,11 +92,26 @@ class CheckRun {
         throw new ThrottledOut(a.raw.message);
       return a;
     };
+    const neighbour = async (name: NeighbourName, schemaName?: string) => {
+      this.requests++;
+      const ctx = this.e.rules;
+      const a = await this.e.client.send(
+        neighbourRequest(ctx, ctx.credentials, ctx.profile.neighbours[name], schemaName),
+        this.def.info.id,
+      );
+      if (a.raw.kind === "transport-error" && a.raw.code === THROTTLED_OUT)
+        throw new ThrottledOut(a.raw.message);
+      return a;
+    };
     try {
       const answer = await send(c);
       if (answer.raw.kind === "transport-error" && answer.raw.code === "E_PROVIDER_STOPPED")
         return { case: c, notRun: true };
-      const verdict = await this.def.judge(c, answer, { ctx: this.e.rules, resend: send });
+      const verdict = await this.def.judge(c, answer, {
+        ctx: this.e.rules,
+        resend: send,
+        neighbour,
+      });
       return { case: c, verdict, answer, ...(batch ? { batch } : {}) };
     } catch (e) {
       if (e instanceof ThrottledOut) return { case: c, throttled: e.message };
@@ -298,6 +313,7 @@ async function shrink(
   const v = last.verdict && !last.verdict.ok ? last.verdict : undefined;
   const answer = v?.answer ?? last.answer;
   const exchange = answer?.exchange();
+  const readBack = v?.readBack?.exchange();
   const states = e.states;
   return {
     message: v?.violation.message ?? "failed",
@@ -311,6 +327,7 @@ async function shrink(
         }
       : {}),
     ...(exchange ? { exchange, curl: curlCommand(exchange) } : {}),
+    ...(readBack ? { readBack, readBackCurl: curlCommand(readBack) } : {}),
     // A replay needs the exact bytes: a body cut in the exchange is kept whole here.
     ...(exchange?.request.bodyTruncated && answer?.request.body !== undefined
       ? { sentBody: answer.request.body }

@@ -49,6 +49,7 @@ try {
     sent: outcome.sent,
     answered: outcome.answered,
     throttled: outcome.throttled,
+    created: outcome.created,
     ...(outcome.stoppedReason ? { stoppedReason: outcome.stoppedReason } : {}),
   });
 } catch (e) {

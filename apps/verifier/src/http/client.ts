@@ -34,6 +34,11 @@ export interface ClientOptions {
   readonly deadlineEpochMs?: number;
   /** `--har`: each exchange as one HAR entry's JSON text. */
   readonly har?: (entryJson: string) => void;
+  /** `--cleanup`: told of every request before it is sent and of its answer (creates, §8). */
+  readonly writes?: {
+    before(req: OutgoingRequest): Promise<void> | undefined;
+    after(req: OutgoingRequest, raw: HttpResult): void;
+  };
 }
 
 const NOT_SENT: HttpResult = {
@@ -126,7 +131,12 @@ export class Client {
   async send(req: OutgoingRequest, source: string): Promise<Answer> {
     let raw: HttpResult;
     if (this.#stoppedReason) raw = NOT_SENT;
-    else raw = await this.#sendThrough(req, source);
+    else {
+      const asked = this.options.writes?.before(req);
+      if (asked) await asked;
+      raw = await this.#sendThrough(req, source);
+      this.options.writes?.after(req, raw);
+    }
     if (raw.kind === "response") {
       this.#answered++;
       this.#consecutiveFailures = 0;

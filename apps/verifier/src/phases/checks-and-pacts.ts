@@ -1,8 +1,10 @@
 import type { Config } from "../config/parse.ts";
 import {
   type ConformanceOutcome,
+  type ConformanceSetup,
   DEFAULT_THREADS,
   defaultPactInstances,
+  mergeOutcomes,
   runConformance,
 } from "../engine/conformance.ts";
 import type { ProviderStates } from "../engine/states.ts";
@@ -89,54 +91,67 @@ export async function runChecksAndPacts(
         }
       })
     : Promise.resolve();
-  const conformanceRun = runConformance(
-    plan.checks,
-    {
-      providerUrl: provider.url,
-      credentials: provider.credentials,
-      ...(provider.states ? { states: provider.states } : {}),
-      profileArg: config.profileArg,
-      cwd: config.cwd,
-      secretValues: run.secrets.values(),
-      seed: config.seed,
-      runs: config.runs,
-      timeoutMs: config.timeoutMs,
-      concurrency: config.concurrency,
-      maxConsecutiveTransportFailures: config.maxConsecutiveTransportFailures,
-      deadlineEpochMs: epochOf(run.deadline),
-      maxDurationText: `${Math.round(config.maxDurationMs / 1000)} s`,
-      runId: run.runId,
-      replay: {
-        ...(config.provider.kind === "url"
-          ? {
-              providerUrl: config.provider.url,
-              ...(config.provider.states ? { statesUrl: config.provider.states.url } : {}),
-            }
-          : {}),
-        profileArg: config.profileArg,
-      },
-      threads: config.threads ?? DEFAULT_THREADS,
-      transport: config.transport,
-      ...(transport.rateLimiter
+  const setup: ConformanceSetup = {
+    providerUrl: provider.url,
+    credentials: provider.credentials,
+    ...(provider.states ? { states: provider.states } : {}),
+    profileArg: config.profileArg,
+    cwd: config.cwd,
+    secretValues: run.secrets.values(),
+    seed: config.seed,
+    runs: config.runs,
+    timeoutMs: config.timeoutMs,
+    concurrency: config.concurrency,
+    maxConsecutiveTransportFailures: config.maxConsecutiveTransportFailures,
+    deadlineEpochMs: epochOf(run.deadline),
+    maxDurationText: `${Math.round(config.maxDurationMs / 1000)} s`,
+    runId: run.runId,
+    replay: {
+      ...(config.provider.kind === "url"
         ? {
-            rateLimit: {
-              perSecond: transport.rateLimiter.ratePerSecond,
-              shared: transport.rateLimiter.shared,
-            },
+            providerUrl: config.provider.url,
+            ...(config.provider.states ? { statesUrl: config.provider.states.url } : {}),
           }
         : {}),
+      profileArg: config.profileArg,
     },
-    {
-      onResult: hold,
-      ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}),
-      ...(transport.har ? { har: (entry: string) => transport.har?.write(entry) } : {}),
-    },
-    config.profile,
-  );
-  const [, conformance] = await Promise.all([
-    pacts,
-    plan.checks.length > 0 ? timed("conformance", conformanceRun) : conformanceRun,
-  ]);
+    threads: config.threads ?? DEFAULT_THREADS,
+    transport: config.transport,
+    cleanup: config.cleanup,
+    ...(transport.rateLimiter
+      ? {
+          rateLimit: {
+            perSecond: transport.rateLimiter.ratePerSecond,
+            shared: transport.rateLimiter.shared,
+          },
+        }
+      : {}),
+  };
+  const hooks = {
+    onResult: hold,
+    ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}),
+    ...(transport.har ? { har: (entry: string) => transport.har?.write(entry) } : {}),
+  };
+  // The exclusive checks (R9) read back what they wrote: they run after everything else, alone,
+  // one case at a time, in this thread.
+  const regular = plan.checks.filter((c) => !c.exclusive);
+  const exclusive = plan.checks.filter((c) => c.exclusive);
+  const conformanceRun = async () => {
+    const [, first] = await Promise.all([
+      pacts,
+      runConformance(regular, setup, hooks, config.profile),
+    ]);
+    if (exclusive.length === 0) return first;
+    const alone = await runConformance(
+      exclusive,
+      { ...setup, threads: 1, concurrency: 1 },
+      hooks,
+      config.profile,
+    );
+    return mergeOutcomes([first, alone]);
+  };
+  const conformance =
+    plan.checks.length > 0 ? await timed("conformance", conformanceRun()) : await conformanceRun();
   // The observed rules' checks fail on any answer that broke them; in a shard, the other shards'
   // observed-rule checks are judged on this shard's answers too.
   const selectedIds = new Set(plan.checks.map((c) => c.info.id));

@@ -1,10 +1,12 @@
-import { detailedOperations, operationPath } from "@idp/contracts";
+import { type ContractProfile, detailedOperations, operationPath } from "@idp/contracts";
 import { ProviderStates } from "../engine/states.ts";
 import { VerifyError } from "../errors.ts";
 import type { Client } from "../http/client.ts";
 import type { Plan } from "../plan.ts";
+import { targetOf } from "../restore/probe.ts";
 import type { RunContext } from "./context.ts";
 import type { ProviderUnderTest } from "./provider.ts";
+import { type SavedRules, saveRules } from "./restore.ts";
 
 /**
  * One request per operation, without credentials, before any check: a provider that never
@@ -17,8 +19,11 @@ export async function preflightAndStates(
   provider: ProviderUnderTest,
   plan: Plan,
   run: RunContext,
-): Promise<ProviderStates | undefined> {
+  profile: ContractProfile,
+): Promise<{ readonly states?: ProviderStates; readonly savedRules: SavedRules }> {
   await preflight(client, provider.url);
+  // Before the first update of the clustering rules: what to put back after the last request (§8).
+  const savedRules = await saveRules(client, targetOf(provider.url, provider.credentials, profile));
   const states = provider.states
     ? new ProviderStates(provider.states.url, client, run.secrets, provider.states.authorization)
     : undefined;
@@ -32,7 +37,7 @@ export async function preflightAndStates(
       );
     }
   }
-  return states;
+  return { ...(states ? { states } : {}), savedRules };
 }
 
 async function preflight(client: Client, providerUrl: string): Promise<void> {

@@ -3,7 +3,7 @@ import type { Plan } from "../plan.ts";
 import { replayPaths } from "../replay/files.ts";
 import { cellsOf, requiredCellsCheck } from "../report/cells.ts";
 import { findingsOf } from "../report/findings.ts";
-import { type CheckResult, exitCodeOf, type VerifyReport } from "../results.ts";
+import { type CheckResult, exitCodeOf, type RestoreReport, type VerifyReport } from "../results.ts";
 import { CHECKS } from "../rules/index.ts";
 import type { VerifyIo } from "../verify.ts";
 import { VERSION } from "../version.ts";
@@ -42,6 +42,7 @@ export function assembleReport(
   transport: Transport,
   outcome: ChecksOutcome,
   io: VerifyIo,
+  restored: RestoreReport,
 ): VerifyReport {
   const { client } = transport;
   const { conformance } = outcome;
@@ -121,8 +122,9 @@ export function assembleReport(
       ...(t.proxy.httpProxy || t.proxy.httpsProxy ? { proxied: true } : {}),
       ...(config.harPath ? { har: config.harPath } : {}),
     },
+    restore: restored,
     ...(stopped ? { providerStopped: stopped } : {}),
-    warnings: run.secrets.warnings(),
+    warnings: [...run.secrets.warnings(), ...restored.warnings],
     summary,
     verdict: exitCode === 0 ? "passed" : exitCode === 1 ? "failed" : "could-not-verify",
     exitCode,

@@ -1,13 +1,8 @@
-import {
-  AUTHENTICATION_FAILED,
-  type ContractProfile,
-  type DetailedOperationId,
-  detailedOperations,
-  type ErrorsItemKind,
-  expectedRejection,
-} from "@idp/contracts";
+import type { ContractProfile, DetailedOperationId, ErrorsItemKind } from "@idp/contracts";
+import { CELLS_CHECK_ID } from "../report/cells.ts";
 import { operationOfRequest } from "../report/findings.ts";
 import type { CheckResult, Failure, PactMismatch } from "../results.ts";
+import { checkById } from "../rules/registry.ts";
 
 /** One assertion on a JSON body value, at a JSONPath like `$.errors[0]`. */
 export interface ValueAssertion {
@@ -49,8 +44,8 @@ export function operationOf(f: Failure): DetailedOperationId | undefined {
 }
 
 /**
- * The expected answer for a failed check, or why there is none. The conformance rules are asserted
- * as their judges do (contracts' judges and the run's profile); a pact's failure as its mismatches.
+ * The expected answer for a failed check, or why there is none: a pact's failure as its mismatches;
+ * a conformance check's as its own definition says (`expects`).
  */
 export function expectedOf(
   check: CheckResult,
@@ -60,41 +55,10 @@ export function expectedOf(
   const f = check.failure;
   if (!f) return { none: "no failure recorded" };
   if (check.kind === "pact") return pactExpected(f.mismatches ?? []);
-  const op = operationOf(f);
-  const errorBody = { from: 400, errorsItems: profile.errorsItems };
-  switch (f.rule) {
-    case "R1":
-      return {
-        status: [401],
-        errorBody,
-        values: [{ path: "$.error", equals: AUTHENTICATION_FAILED }],
-      };
-    case "R2":
-      return { errorBody };
-    case "R3":
-      return op ? { status: profile.documentedStatuses[op] } : { none: "the operation is unknown" };
-    case "R4":
-      return op
-        ? {
-            status: [detailedOperations[op].successStatus],
-            ...(op === "createSchema" ? { renameOn422: true as const } : {}),
-          }
-        : { none: "the operation is unknown" };
-    case "R5": {
-      const pin = op && body !== undefined ? expectedRejection(op, body, profile) : undefined;
-      return pin ? { status: [pin.status] } : { none: "the profile pins no status for this body" };
-    }
-    case "R6":
-      return { statusBelow: 500 };
-    case "R7": {
-      const kind = check.id.endsWith("403") ? "otherLoginApp" : "unknown";
-      return { status: [profile.loginUserStatuses[kind]] };
-    }
-    case "R8":
-      return { noSuccessBody: true };
-    default:
-      return { none: "not a request's failure" };
-  }
+  if (check.id === CELLS_CHECK_ID) return { none: "not a request's failure" };
+  const def = checkById(check.id);
+  if (!def) throw new Error(`no conformance check has the id ${check.id}`);
+  return def.expects({ failure: f, operation: operationOf(f), profile, body });
 }
 
 const parseJson = (text: string | undefined): { ok: true; value: unknown } | { ok: false } => {

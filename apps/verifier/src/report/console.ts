@@ -3,6 +3,7 @@ import { type Paint, PLAIN } from "../terminal/colour.ts";
 import {
   deploymentText,
   failureLines,
+  restoreLines,
   runsText,
   seconds,
   sourceText,
@@ -56,6 +57,7 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
     `${shardText(report)}seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile.name}${report.profile.file ? ` (${report.profile.file})` : ""} · ${report.checks.length} checks · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
   );
   out.push(deploymentText(report));
+  out.push(`left as found: ${restoreLines(report).join("; ")}`);
   for (const w of report.warnings) out.push(w);
   const byId = new Map(report.checks.map((c) => [c.id, c]));
   const failed = report.checks.filter((c) => c.status === "failed");

@@ -85,6 +85,7 @@ export function failureLines(f: Failure): string[] {
       `mismatch: ${m.type}${m.path ? ` ${m.path}` : ""}: ${m.expected !== undefined || m.actual !== undefined ? `expected ${m.expected ?? "(none)"}, got ${m.actual ?? "(none)"}` : m.message}`,
     );
   if (f.exchange) lines.push(...exchangeLines(f.exchange));
+  if (f.readBack) lines.push("then read back:", ...exchangeLines(f.readBack));
   if (f.setup) lines.push(`state:    ${f.setup}`);
   if (f.curl)
     lines.push(
@@ -92,6 +93,7 @@ export function failureLines(f: Failure): string[] {
         ? `curl:     (${f.curl.length} characters: see the JSON or HTML report)`
         : `curl:     ${f.curl}`,
     );
+  if (f.readBackCurl) lines.push(`read:     ${f.readBackCurl}`);
   if (f.seed !== undefined)
     lines.push(
       `seed:     ${f.seed}${f.checkSeed !== undefined ? ` (this check's fast-check seed ${f.checkSeed})` : ""}${f.counterexamplePath ? `, path ${f.counterexamplePath}` : ""}, shrunk ${f.shrinks ?? 0} times`,
@@ -201,3 +203,26 @@ export function deploymentText(report: VerifyReport): string {
 
 const rateText = (perSecond: number) =>
   Number.isInteger(perSecond) ? `${perSecond}/s` : `${Math.round(perSecond * 60)}/m`;
+
+/** What the run put back and removed (conformance.md §8), one line each, for every report. */
+export function restoreLines(report: VerifyReport): string[] {
+  const r = report.restore;
+  const rules =
+    r.rules.outcome === "not-restored"
+      ? `clustering rules: left as the last ones this run sent (${r.rules.detail})`
+      : r.rules.outcome === "restored"
+        ? "clustering rules: put back as they were before the run"
+        : "clustering rules: not changed by this run";
+  const s = r.schemas;
+  const schemas = !s.cleanup
+    ? "schemas: the ones this run created were kept (--cleanup removes them)"
+    : `schemas: ${s.removed.length} created by this run removed${
+        s.failed.length > 0
+          ? `; ${s.failed.length} could not be: ${s.failed
+              .slice(0, 3)
+              .map((f) => `${JSON.stringify(f.name)} (${f.reason})`)
+              .join(", ")}${s.failed.length > 3 ? ", ..." : ""}`
+          : ""
+      }`;
+  return [rules, schemas];
+}

@@ -6,6 +6,7 @@ import { shardText } from "./console.ts";
 import {
   deploymentText,
   replayTestCommand,
+  restoreLines,
   ruleSentence,
   runsText,
   seconds,
@@ -217,6 +218,10 @@ function failureSection(r: CheckResult, n: number, htmlPath: string | undefined)
     parts.push(
       `<div class="pair">${requestBlock(f.exchange, f)}${responseBlock(f.exchange)}</div>`,
     );
+  if (f.readBack)
+    parts.push(
+      `<p class="small">then read back:</p><div class="pair">${requestBlock(f.readBack, f)}${responseBlock(f.readBack)}</div>`,
+    );
   const cmds: string[] = [];
   if (f.setup) cmds.push(command("state setup (run first)", `setup-${n}`, f.setup));
   if (f.curl)
@@ -230,6 +235,7 @@ function failureSection(r: CheckResult, n: number, htmlPath: string | undefined)
           : "",
       ),
     );
+  if (f.readBackCurl) cmds.push(command("curl (the read back)", `readback-${n}`, f.readBackCurl));
   if (f.replay) cmds.push(command("replay the check", `replay-${n}`, f.replay));
   if (f.replayFile)
     cmds.push(
@@ -369,6 +375,7 @@ export function renderHtml(report: VerifyReport, options: { readonly path?: stri
     `profile ${esc(report.profile.name)}${report.profile.file ? ` (<code>${esc(report.profile.file)}</code>)` : ""}`,
     `${report.requests.sent} requests, ${report.requests.answered} answered`,
     esc(deploymentText(report)),
+    esc(`left as found: ${restoreLines(report).join("; ")}`),
     seconds(report.durationMs),
     `idp-verify ${esc(report.tool.version)}`,
     `started ${esc(report.startedAt)}`,

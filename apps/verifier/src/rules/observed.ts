@@ -1,37 +1,15 @@
-import {
-  type ContractProfile,
-  errorBodyProblem,
-  type Problem,
-  serverErrorProblem,
-  successBodyProblem,
-  undocumentedStatusProblem,
-} from "@idp/contracts";
-import type { Answer, Client } from "../http/client.ts";
+import type { ContractProfile, Problem } from "@idp/contracts";
+import type { Client } from "../http/client.ts";
 import { curlCommand, type Exchange } from "../http/exchange.ts";
-import type { HttpResponse } from "../http/send.ts";
 import type { CheckResult } from "../results.ts";
-import { observed } from "./verdict.ts";
+import { CHECKS } from "./registry.ts";
 
 /**
- * The rules that hold for every answer, whichever check sent the request: a violation seen while
- * another check ran fails the rule's own check too (reported as seen there, not shrunk).
+ * The checks whose rule holds for every answer, whichever check sent the request (their
+ * `observes`): a violation seen while another check ran fails the rule's own check too (reported
+ * as seen there, not shrunk).
  */
-const OBSERVED: Readonly<
-  Record<
-    string,
-    (
-      op: NonNullable<Answer["request"]["operation"]>,
-      res: HttpResponse,
-      p: ContractProfile,
-    ) => Problem | undefined
-  >
-> = {
-  "R2.error-body": (_op, res, p) =>
-    res.status >= 400 ? errorBodyProblem(observed(res), p) : undefined,
-  "R3.documented-status": (op, res, p) => undocumentedStatusProblem(op, res.status, p),
-  "R6.no-5xx": (_op, res) => serverErrorProblem(res.status),
-  "R8.no-success-body": (_op, res) => successBodyProblem(observed(res)),
-};
+const OBSERVERS = CHECKS.filter((c) => c.observes !== undefined);
 
 export interface Observation {
   readonly exchange: Exchange;
@@ -50,9 +28,10 @@ export function observeRules(client: Client, profile: ContractProfile): Observat
   client.observe((answer, source) => {
     const op = answer.request.operation;
     if (!op || answer.raw.kind !== "response") return;
-    for (const [id, rule] of Object.entries(OBSERVED)) {
+    for (const check of OBSERVERS) {
+      const id = check.info.id;
       if (first.has(id)) continue;
-      const problem = rule(op, answer.raw, profile);
+      const problem = check.observes?.(op, answer.raw, profile);
       if (problem) first.set(id, { exchange: answer.exchange(), problem, source });
     }
   });
@@ -60,7 +39,7 @@ export function observeRules(client: Client, profile: ContractProfile): Observat
 }
 
 /** The checks whose rule is judged on every answer: their results wait for the whole run. */
-export const OBSERVED_CHECKS: ReadonlySet<string> = new Set(Object.keys(OBSERVED));
+export const OBSERVED_CHECKS: ReadonlySet<string> = new Set(OBSERVERS.map((c) => c.info.id));
 
 /**
  * A check that passed on its own fails when its rule was broken by an answer another check

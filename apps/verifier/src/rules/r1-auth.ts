@@ -1,4 +1,8 @@
-import { authRejectionProblem, DETAILED_OPERATION_IDS } from "@idp/contracts";
+import {
+  AUTHENTICATION_FAILED,
+  authRejectionProblem,
+  DETAILED_OPERATION_IDS,
+} from "@idp/contracts";
 import fc from "fast-check";
 import { AUTH_VARIANT_WORDS, AUTH_VARIANTS, type AuthVariant, authVariantArb } from "./auth.ts";
 import { anyBody, caseArb } from "./requests.ts";
@@ -22,6 +26,12 @@ const authCheck = (variant: AuthVariant): CheckDef => ({
     ),
   judge: (_c, answer, { ctx }) =>
     judgeResponse("R1", answer, (res) => authRejectionProblem(observed(res), ctx.profile)),
+  weight: 1,
+  expects: ({ profile }) => ({
+    status: [401],
+    errorBody: { from: 400, errorsItems: profile.errorsItems },
+    values: [{ path: "$.error", equals: AUTHENTICATION_FAILED }],
+  }),
 });
 
 export const r1: RuleModule = { rule: "R1", checks: AUTH_VARIANTS.map(authCheck) };

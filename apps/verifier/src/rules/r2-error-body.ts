@@ -1,7 +1,11 @@
-import { errorBodyProblem } from "@idp/contracts";
+import { type ContractProfile, errorBodyProblem } from "@idp/contracts";
+import type { HttpResponse } from "../http/send.ts";
 import { mixedCases } from "./requests.ts";
 import type { RuleModule } from "./types.ts";
 import { judgeResponse, observed } from "./verdict.ts";
+
+const errorBodyOf = (res: HttpResponse, profile: ContractProfile) =>
+  res.status >= 400 ? errorBodyProblem(observed(res), profile) : undefined;
 
 export const r2: RuleModule = {
   rule: "R2",
@@ -15,9 +19,10 @@ export const r2: RuleModule = {
       },
       cases: mixedCases,
       judge: (_c, answer, { ctx }) =>
-        judgeResponse("R2", answer, (res) =>
-          res.status >= 400 ? errorBodyProblem(observed(res), ctx.profile) : undefined,
-        ),
+        judgeResponse("R2", answer, (res) => errorBodyOf(res, ctx.profile)),
+      observes: (_op, res, profile) => errorBodyOf(res, profile),
+      weight: 2,
+      expects: ({ profile }) => ({ errorBody: { from: 400, errorsItems: profile.errorsItems } }),
     },
   ],
 };

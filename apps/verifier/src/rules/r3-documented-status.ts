@@ -18,6 +18,12 @@ export const r3: RuleModule = {
         judgeResponse("R3", answer, (res) =>
           undocumentedStatusProblem(c.operation, res.status, ctx.profile),
         ),
+      observes: (op, res, profile) => undocumentedStatusProblem(op, res.status, profile),
+      weight: 2,
+      expects: ({ operation, profile }) =>
+        operation
+          ? { status: profile.documentedStatuses[operation] }
+          : { none: "the operation is unknown" },
     },
   ],
 };

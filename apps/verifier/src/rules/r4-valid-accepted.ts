@@ -2,6 +2,7 @@ import {
   acceptanceProblem,
   DETAILED_OPERATION_IDS,
   type DetailedOperationId,
+  detailedOperations,
   PROVIDER_STATES,
 } from "@idp/contracts";
 import { caseArb, goodAuth, validBody } from "./requests.ts";
@@ -54,6 +55,11 @@ const acceptedCheck = (op: DetailedOperationId): CheckDef => ({
     if (!problem) return PASS;
     return (await judgeCreate(c, status, io)) ?? fromProblem(problem, answer);
   },
+  weight: 1,
+  expects: () => ({
+    status: [detailedOperations[op].successStatus],
+    ...(op === "createSchema" ? { renameOn422: true as const } : {}),
+  }),
 });
 
 export const r4: RuleModule = { rule: "R4", checks: DETAILED_OPERATION_IDS.map(acceptedCheck) };

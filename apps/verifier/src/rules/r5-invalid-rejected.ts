@@ -1,6 +1,7 @@
 import {
   DETAILED_OPERATION_IDS,
   type DetailedOperationId,
+  expectedRejection,
   PROVIDER_STATES,
   rejectionProblem,
 } from "@idp/contracts";
@@ -31,6 +32,11 @@ const rejectedCheck = (op: DetailedOperationId): CheckDef => ({
     judgeResponse("R5", answer, (res) =>
       rejectionProblem(op, c.body.text, res.status, ctx.profile),
     ),
+  weight: 1,
+  expects: ({ profile, body }) => {
+    const pin = body !== undefined ? expectedRejection(op, body, profile) : undefined;
+    return pin ? { status: [pin.status] } : { none: "the profile pins no status for this body" };
+  },
 });
 
 export const r5: RuleModule = { rule: "R5", checks: DETAILED_OPERATION_IDS.map(rejectedCheck) };

@@ -16,6 +16,10 @@ export const r6: RuleModule = {
       // Half the cases are stressed: the structures that crash recursive code are R6's first suspects.
       cases: (ctx) => mixedCases(ctx, 3),
       judge: (_c, answer) => judgeResponse("R6", answer, (res) => serverErrorProblem(res.status)),
+      observes: (_op, res) => serverErrorProblem(res.status),
+      // Stressed bodies (up to 1 MiB) make its cases the costliest.
+      weight: 4,
+      expects: () => ({ statusBelow: 500 }),
     },
   ],
 };

@@ -19,6 +19,8 @@ const loginUserCheck = (
   cases: (ctx) => caseArb("pushToUserDevices", validBody("pushToUserDevices", ctx), goodAuth(ctx)),
   judge: (_c, answer, { ctx }) =>
     judgeResponse("R7", answer, (res) => loginUserProblem(kind, res.status, ctx.profile)),
+  weight: 1,
+  expects: ({ profile }) => ({ status: [profile.loginUserStatuses[kind]] }),
 });
 
 export const r7: RuleModule = {

@@ -25,6 +25,9 @@ export const r8: RuleModule = {
         ),
       judge: (_c, answer) =>
         judgeResponse("R8", answer, (res) => successBodyProblem(observed(res))),
+      observes: (_op, res) => successBodyProblem(observed(res)),
+      weight: 1,
+      expects: () => ({ noSuccessBody: true as const }),
     },
   ],
 };

@@ -2,13 +2,15 @@ import {
   DETAILED_OPERATION_IDS,
   type DetailedOperationId,
   detailedOperations,
+  type Neighbour,
+  neighbourPath,
   operationPath,
 } from "@idp/contracts";
 import { invalidBodyArb, requestBodyText, stressBodyArb, validBodyArb } from "@idp/generators";
 import fc from "fast-check";
 import type { OutgoingRequest } from "../http/exchange.ts";
 import { AUTH_VARIANTS, type AuthSpec, authVariantArb, validAuth } from "./auth.ts";
-import type { Case, RuleContext, SentBody } from "./types.ts";
+import type { Case, Credentials, RuleContext, SentBody } from "./types.ts";
 
 // Request bodies come from @idp/generators and are sent exactly as generated: edge values (an empty
 // schema name, a 10,000-deep array) exist to reach the provider. The oracles that judge the answers
@@ -100,5 +102,32 @@ export function toRequest(ctx: RuleContext, c: Case, stateId?: string): Outgoing
     body: c.body.text,
     credentials: c.auth.description,
     curlAuth: c.auth.curlAuth,
+  };
+}
+
+/**
+ * A neighbour operation's request (conformance.md §8) with good credentials: the profile's method
+ * and path, `{name}` percent-encoded as one segment, no body.
+ */
+export function neighbourRequest(
+  base: { readonly origin: string; readonly basePath: string },
+  credentials: Credentials,
+  neighbour: Neighbour,
+  schemaName?: string,
+  body?: string,
+): OutgoingRequest {
+  const auth = validAuth(credentials);
+  return {
+    method: neighbour.method,
+    origin: base.origin,
+    path: `${base.basePath}${neighbourPath(neighbour, schemaName)}`,
+    headers: {
+      accept: "application/json",
+      authorization: auth.header as string,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body }),
+    credentials: auth.description,
+    curlAuth: auth.curlAuth,
   };
 }

@@ -1,12 +1,17 @@
 import type {
   ContractProfile,
   DetailedOperationId,
+  NeighbourName,
+  Problem,
   ProviderStateName,
   RuleId,
   RuleSource,
 } from "@idp/contracts";
 import type fc from "fast-check";
 import type { Answer } from "../http/client.ts";
+import type { HttpResponse } from "../http/send.ts";
+import type { Expected } from "../replay/expected.ts";
+import type { Failure } from "../results.ts";
 import type { Secrets } from "../secrets.ts";
 import type { AuthSpec } from "./auth.ts";
 
@@ -78,12 +83,31 @@ export interface Violation {
 
 export type Verdict =
   | { readonly ok: true; readonly warning?: string }
-  | { readonly ok: false; readonly violation: Violation; readonly answer?: Answer };
+  | {
+      readonly ok: false;
+      readonly violation: Violation;
+      readonly answer?: Answer;
+      /** A second exchange the failure needs (R9: the read after the write). */
+      readonly readBack?: Answer;
+    };
 
-/** What a judge may do beyond reading the answer: send the case again, changed (R4's retry). */
+/**
+ * What a judge may do beyond reading the answer: send the case again, changed (R4's retry), or
+ * call a neighbour operation (R9's read; conformance.md §8) with good credentials.
+ */
 export interface JudgeIo {
   readonly ctx: RuleContext;
   resend(c: Case): Promise<Answer>;
+  neighbour(name: NeighbourName, schemaName?: string): Promise<Answer>;
+}
+
+/** What a replay of a failure is built from. */
+export interface ExpectInput {
+  readonly failure: Failure;
+  readonly operation: DetailedOperationId | undefined;
+  readonly profile: ContractProfile;
+  /** The exact body sent, when there was one. */
+  readonly body: string | undefined;
 }
 
 /** The provider state every case of a check runs in; the engine sets it up once per batch. */
@@ -91,13 +115,34 @@ export interface StateNeed {
   readonly name: ProviderStateName;
 }
 
-/** One check: `{ info, cases, judge }` (and the state its cases need, if any). */
+/**
+ * One check, whole: its cases, its judge, and everything else the run needs to know of it, so a
+ * rule is one module plus the registry, and a check without one of these does not compile.
+ */
 export interface CheckDef {
   readonly info: CheckInfo;
   /** Only reads whether provider states are available (the plan asks before a context exists). */
   readonly state?: (ctx: Pick<RuleContext, "statesAvailable">) => StateNeed | undefined;
   readonly cases: (ctx: RuleContext) => fc.Arbitrary<Case>;
   readonly judge: (c: Case, answer: Answer, io: JudgeIo) => Verdict | Promise<Verdict>;
+  /** How costly its cases are, to deal checks to threads: 1 for plain bodies, more for stress. */
+  readonly weight: number;
+  /** What the answer to a failure's request must be: a replay file asserts it. */
+  readonly expects: (input: ExpectInput) => Expected | { readonly none: string };
+  /**
+   * When set, the rule holds for every answer of the run, whichever check sent the request: a
+   * violation seen elsewhere fails this check too (R2, R3, R6, R8).
+   */
+  readonly observes?: (
+    operation: DetailedOperationId,
+    res: HttpResponse,
+    profile: ContractProfile,
+  ) => Problem | undefined;
+  /**
+   * Runs after every other check and pact, one case at a time: it reads back what it wrote, and no
+   * other request may write in between (R9).
+   */
+  readonly exclusive?: true;
 }
 
 /** One rule of conformance.md §1 and its checks. */

@@ -20,7 +20,8 @@ export type ProblemKind =
   | "body-shape"
   | "errors-item"
   | "error-code"
-  | "success-body";
+  | "success-body"
+  | "read-back";
 
 /** One broken rule: a one-line message (expected vs received) and the source of what it asserted. */
 export interface Problem {
