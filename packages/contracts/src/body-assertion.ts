@@ -1,6 +1,7 @@
 import {
   type BodyClassification,
   type BodyViolation,
+  type BodyViolationKind,
   classifyJsonBody,
   formatPath,
   type JsonPath,
@@ -8,7 +9,7 @@ import {
 import type { DetailedOperationId } from "./operations.ts";
 import { type ContractProfile, defaultProfile } from "./profiles.ts";
 import type { RuleSource } from "./rules.ts";
-import { SPEC_VIOLATION_KINDS, type ViolationKind } from "./violations.ts";
+import { SPEC_VIOLATION_KINDS } from "./violations.ts";
 
 // Property-testing a consumer's payload builder: `fc.assert(fc.property(input, (i) =>
 // assertValidRequestBody("pushToUserDevices", build(i))))`. fast-check prints the builder's input
@@ -34,7 +35,7 @@ export interface BodyFinding {
   readonly outcome: "invalid" | "unspecified";
   /** The status a conforming provider answers (invalid) or may answer (unspecified). */
   readonly status: number;
-  readonly kind: ViolationKind;
+  readonly kind: BodyViolationKind;
   /** Where in the body, e.g. `data.vibrate_duration`; `(body)` for the whole body. */
   readonly path: string;
   /** The value found there, as JSON (`absent` for a missing key). */
@@ -58,7 +59,7 @@ export class BodyAssertionError extends Error {
   }
 }
 
-const RULE_OF: { readonly [K in ViolationKind]: string } = {
+const RULE_OF: { readonly [K in BodyViolationKind]: string } = {
   "not-json": "the body is JSON",
   "not-object": "the body is a JSON object",
   "wrapper-missing": "the body holds its wrapper key",
@@ -67,11 +68,14 @@ const RULE_OF: { readonly [K in ViolationKind]: string } = {
   "missing-field": "every tabulated field but `unique` and `excluded_words` is present",
   "unknown-key": "no key beyond the tabulated ones",
   "value-not-in-use": "values are among the values in use",
+  "out-of-bounds": "values stay within the profile's bounds",
 };
 
 /** Where a violation kind is stated: the spec, our pinned reading, or the profile's own reading. */
-function sourceOf(kind: ViolationKind, profile: ContractProfile): RuleSource {
-  if (SPEC_VIOLATION_KINDS.includes(kind))
+function sourceOf(violation: BodyViolation, profile: ContractProfile): RuleSource {
+  const kind = violation.kind;
+  if (violation.bound) return profile.sourceOf(`bounds.${violation.bound.key}`);
+  if (kind !== "out-of-bounds" && SPEC_VIOLATION_KINDS.includes(kind))
     return {
       source: "spec",
       ref: "service-interface.md: Resources and their fields; conformance.md §2",
@@ -91,7 +95,7 @@ function jsonKind(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-function receivedAt(body: unknown, path: JsonPath, kind: ViolationKind): string {
+function receivedAt(body: unknown, path: JsonPath, kind: BodyViolationKind): string {
   if (kind === "missing-field") return "absent";
   let node: unknown = body;
   for (const seg of path) node = (node as Record<string | number, unknown> | undefined)?.[seg];
@@ -136,7 +140,7 @@ export function findBodyProblem(
       received: `a value JSON.stringify refuses (${(e as Error).message})`,
       expected: "a JSON value",
       rule: RULE_OF["not-json"],
-      source: sourceOf("not-json", profile),
+      source: sourceOf({ kind: "not-json", path: [], message: "" }, profile),
       body: String(body),
     };
   }
@@ -163,7 +167,7 @@ export function findBodyProblem(
     received: receivedAt(sent, violation.path, violation.kind),
     expected: violation.kind === "missing-field" ? "present" : expectedText(violation),
     rule: RULE_OF[violation.kind],
-    source: sourceOf(violation.kind, profile),
+    source: sourceOf(violation, profile),
     body: wire ?? "undefined",
   };
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { type BoundPath, boundBreach } from "./bounds.ts";
 import { type DetailedOperationId, detailedOperations } from "./operations.ts";
 import { type ContractProfile, defaultProfile, requestShapeFor } from "./profiles.ts";
 import type { ClientErrorStatus, ViolationKind } from "./violations.ts";
@@ -6,12 +7,17 @@ import type { ClientErrorStatus, ViolationKind } from "./violations.ts";
 /** A path into a JSON body: keys and array indexes, e.g. `["schema", "fields", 0, "unique"]`. */
 export type JsonPath = readonly (string | number)[];
 
+/** How a body breaks a contract: a violation kind, or a profile's bound (conformance.md §6). */
+export type BodyViolationKind = ViolationKind | "out-of-bounds";
+
 /** One way a body breaks the contract: its kind, where, and a message. */
 export interface BodyViolation {
-  readonly kind: ViolationKind;
+  readonly kind: BodyViolationKind;
   /** Where in the body, e.g. ["schema", "fields", 0, "unique"]; [] for the whole body. */
   readonly path: JsonPath;
   readonly message: string;
+  /** For `out-of-bounds`: the profile's bound (its key and status). */
+  readonly bound?: { readonly key: BoundPath; readonly status: ClientErrorStatus };
 }
 
 /**
@@ -90,7 +96,10 @@ function kindOfIssue(issue: z.core.$ZodIssue, body: unknown): ViolationKind {
   }
 }
 
-function issuesToViolations(issues: readonly z.core.$ZodIssue[], body: unknown): BodyViolation[] {
+/** A violation of the shape (every kind but `out-of-bounds`): the status mapping covers it. */
+type ShapeViolation = BodyViolation & { readonly kind: ViolationKind };
+
+function issuesToViolations(issues: readonly z.core.$ZodIssue[], body: unknown): ShapeViolation[] {
   return issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({
@@ -117,7 +126,7 @@ export function classifyJsonBody(
 ): BodyClassification {
   const op = detailedOperations[operation];
   const mapping = profile.statusMapping[operation];
-  const reject = (violations: BodyViolation[]): BodyClassification => {
+  const reject = (violations: ShapeViolation[]): BodyClassification => {
     const asserted = violations.find((v) => profile.asserted.has(v.kind));
     if (asserted)
       return {
@@ -147,7 +156,18 @@ export function classifyJsonBody(
     ]);
   }
   const parsed = requestShapeFor(profile, operation).safeParse(body);
-  if (parsed.success) return { outcome: "valid", value: parsed.data };
+  if (parsed.success) {
+    // A bound the profile pins (§6) makes an otherwise valid body invalid, with the bound's status.
+    const breach = boundBreach(operation, body, profile.bounds);
+    if (!breach) return { outcome: "valid", value: parsed.data };
+    const violation: BodyViolation = {
+      kind: "out-of-bounds",
+      path: breach.path,
+      message: breach.message,
+      bound: { key: breach.key, status: breach.bound.status },
+    };
+    return { outcome: "invalid", status: breach.bound.status, violation, violations: [violation] };
+  }
   return reject(issuesToViolations(parsed.error.issues, body));
 }
 

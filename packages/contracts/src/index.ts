@@ -9,6 +9,18 @@ export {
   idpBodyMatchers,
 } from "./body-assertion.ts";
 export {
+  BOUND_PATH_NAMES,
+  BOUND_PATHS,
+  type Bound,
+  type BoundBreach,
+  type BoundedKind,
+  type BoundPath,
+  type Bounds,
+  boundBreach,
+  LIMITS_OF,
+  operationOfBound,
+} from "./bounds.ts";
+export {
   AREAS,
   type AreaName,
   type CatalogueEntry,
@@ -18,6 +30,7 @@ export {
 export {
   type BodyClassification,
   type BodyViolation,
+  type BodyViolationKind,
   classifyJsonBody,
   classifyRequestBody,
   formatPath,

@@ -1,4 +1,13 @@
 import { z } from "zod";
+import {
+  BOUND_PATH_NAMES,
+  BOUND_PATHS,
+  type BoundedKind,
+  type BoundPath,
+  type Bounds,
+  LIMITS_OF,
+  operationOfBound,
+} from "./bounds.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import { ERRORS_ITEM_KINDS } from "./error-items.ts";
 import { preview } from "./judges/problem.ts";
@@ -45,6 +54,25 @@ const Status = z.int().min(100).max(599);
 const ClientErrorStatus = z.literal([400, 422]);
 const StatusList = z.array(Status).refine(distinct);
 
+/** A bound for what is at a path: only the limits that fit it, at least one, and the status. */
+const boundSchema = (kind: BoundedKind) => {
+  const limits = LIMITS_OF[kind];
+  const count = z.int().min(0);
+  return z
+    .strictObject({
+      ...(limits.includes("maxLength") ? { maxLength: count.optional() } : {}),
+      ...(limits.includes("maxItems") ? { maxItems: count.optional() } : {}),
+      ...(limits.includes("minimum") ? { minimum: z.number().optional() } : {}),
+      ...(limits.includes("maximum") ? { maximum: z.number().optional() } : {}),
+      status: ClientErrorStatus,
+    })
+    .refine((b) => limits.some((l) => (b as Record<string, unknown>)[l] !== undefined))
+    .refine((b) => {
+      const r = b as { minimum?: number; maximum?: number };
+      return r.minimum === undefined || r.maximum === undefined || r.minimum <= r.maximum;
+    });
+};
+
 /** A neighbour's request: its method, and a path with `{name}` as one whole segment if it names a schema. */
 const neighbourSchema = (named: boolean) =>
   z.strictObject({
@@ -72,6 +100,13 @@ export const ProfileFile = z.strictObject({
   loginUserStatuses: byKeys(LOGIN_USER_KINDS, z.int().min(400).max(499)).optional(),
   errorsItems: z.array(z.enum(ERRORS_ITEM_KINDS)).min(1).refine(distinct).optional(),
   valuesInUse: byKeys(VALUES_IN_USE_KEYS, z.array(z.string()).min(1).refine(distinct)).optional(),
+  bounds: z
+    .strictObject(
+      Object.fromEntries(
+        BOUND_PATH_NAMES.map((path) => [path, boundSchema(BOUND_PATHS[path]).optional()]),
+      ) as { [P in BoundPath]: z.ZodOptional<ReturnType<typeof boundSchema>> },
+    )
+    .optional(),
   neighbours: z
     .strictObject({
       getSchema: neighbourSchema(true).optional(),
@@ -117,6 +152,25 @@ function expectedAt(path: readonly PropertyKey[]): string {
       if (depth === 1) return `an object keyed by ${VALUES_IN_USE_KEYS.join(" and/or ")}`;
       if (depth === 2) return "a non-empty array of distinct strings";
       return "a string";
+    case "bounds": {
+      if (depth === 1) return "an object keyed by field path (e.g. schema.name, rules.features)";
+      const kind = BOUND_PATHS[path[1] as BoundPath];
+      const limits = kind ? LIMITS_OF[kind] : [];
+      if (depth === 2) {
+        const what =
+          kind === "map"
+            ? "maxItems (the most keys of the map)"
+            : kind === "array"
+              ? "maxItems (the most items of the array)"
+              : kind === "string"
+                ? "maxLength (the most code points)"
+                : `minimum and/or maximum (${kind}s, minimum <= maximum)`;
+        return `{${limits.join(", ")}, status}: ${what} and status 400 or 422`;
+      }
+      if (path[2] === "status")
+        return "400 or 422 (the statuses the spec documents for a bad request body)";
+      return "a whole number >= 0 (a limit)";
+    }
     case "neighbours":
       if (depth === 1) return `an object keyed by neighbour (${NEIGHBOUR_NAMES.join(", ")})`;
       if (depth === 2) return "an object with `method` and `path` (conformance.md §8)";
@@ -137,6 +191,15 @@ function keysAt(parent: readonly PropertyKey[]): { what: string; keys: readonly 
     return { what: "an operation", keys: DETAILED_OPERATION_IDS };
   if (top === "statusMapping") return { what: "a violation kind", keys: VIOLATION_KINDS };
   if (top === "loginUserStatuses") return { what: "a login-user case", keys: LOGIN_USER_KINDS };
+  if (top === "bounds" && parent.length === 1)
+    return { what: "a field path", keys: BOUND_PATH_NAMES };
+  if (top === "bounds") {
+    const kind = BOUND_PATHS[parent[1] as BoundPath];
+    return {
+      what: `a limit of ${String(parent[1])}`,
+      keys: [...(kind ? LIMITS_OF[kind] : []), "status"],
+    };
+  }
   if (top === "neighbours" && parent.length === 1)
     return { what: "a neighbour", keys: NEIGHBOUR_NAMES };
   if (top === "neighbours") return { what: "a neighbour's key", keys: ["method", "path"] };
@@ -219,6 +282,7 @@ function overridesOf(
     errorsItems: parsed.errorsItems ?? base.errorsItems,
     valuesInUse: { ...base.valuesInUse, ...parsed.valuesInUse } as ValuesInUse,
     neighbours: { ...base.neighbours, ...parsed.neighbours } as Neighbours,
+    bounds: { ...base.bounds, ...parsed.bounds } as Bounds,
   };
   const named = new Set(
     PROFILE_KEYS.filter((key) => {
@@ -226,6 +290,7 @@ function overridesOf(
       if (head === "errorsItems") return parsed.errorsItems !== undefined;
       if (head === "valuesInUse")
         return valueAt(parsed.valuesInUse, [rest.join(".")]) !== undefined;
+      if (head === "bounds") return valueAt(parsed.bounds, [rest.join(".")]) !== undefined;
       return valueAt(parsed, [head ?? "", ...rest]) !== undefined;
     }),
   );
@@ -242,6 +307,18 @@ function consistencyError(
   named: ReadonlySet<ProfileKey>,
   file: string,
 ): ProfileError | undefined {
+  for (const path of BOUND_PATH_NAMES) {
+    const bound = profile.bounds[path];
+    const op = operationOfBound(path);
+    if (bound && !profile.documentedStatuses[op].includes(bound.status))
+      return new ProfileError({
+        file,
+        key: `bounds.${path}.status`,
+        expected: `a status ${op} documents (${profile.documentedStatuses[op].join(", ")})`,
+        received: String(bound.status),
+        note: "R3 and R5 would contradict each other",
+      });
+  }
   for (const op of DETAILED_OPERATION_IDS) {
     const docKey = `documentedStatuses.${op}` as const;
     const documented = profile.documentedStatuses[op];
@@ -319,7 +396,8 @@ export function profileToFile(profile: ContractProfile): ProfileFile {
   for (const key of PROFILE_KEYS) {
     if (profile.sources[key].source !== "profile") continue;
     const [head = "", ...rest] = key.split(".");
-    const path = head === "valuesInUse" ? [head, rest.join(".")] : [head, ...rest];
+    const path =
+      head === "valuesInUse" || head === "bounds" ? [head, rest.join(".")] : [head, ...rest];
     let node = out;
     for (const seg of path.slice(0, -1)) {
       node[seg] ??= {};

@@ -1,3 +1,4 @@
+import { BOUND_PATH_NAMES, type BoundPath } from "./bounds.ts";
 import { NEIGHBOUR_NAMES, type NeighbourName } from "./neighbours.ts";
 import { DETAILED_OPERATION_IDS, type DetailedOperationId } from "./operations.ts";
 import type { RuleSource } from "./rules.ts";
@@ -19,7 +20,8 @@ export type ProfileKey =
   | `loginUserStatuses.${LoginUserKind}`
   | "errorsItems"
   | `valuesInUse.${ValuesInUseKey}`
-  | `neighbours.${NeighbourName}`;
+  | `neighbours.${NeighbourName}`
+  | `bounds.${BoundPath}`;
 
 /** Every profile key, in the order of a profile file. */
 export const PROFILE_KEYS: readonly ProfileKey[] = [
@@ -31,6 +33,7 @@ export const PROFILE_KEYS: readonly ProfileKey[] = [
   "errorsItems",
   ...VALUES_IN_USE_KEYS.map((key) => `valuesInUse.${key}` as const),
   ...NEIGHBOUR_NAMES.map((name) => `neighbours.${name}` as const),
+  ...BOUND_PATH_NAMES.map((path) => `bounds.${path}` as const),
 ];
 
 const OPERATION_SECTIONS: { readonly [O in DetailedOperationId]: string } = {
@@ -63,6 +66,8 @@ export function builtInSource(key: ProfileKey): RuleSource {
       return { source: "spec", ref: "service-interface.md: Errors" };
     case "neighbours":
       return { source: "pinned", ref: "conformance.md §8" };
+    case "bounds":
+      return { source: "pinned", ref: "conformance.md §2 (no bounds are known)" };
     default:
       return { source: "spec", ref: VALUES_IN_USE_SECTIONS[rest.join(".") as ValuesInUseKey] };
   }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { BoundPath, Bounds } from "./bounds.ts";
 import { type ErrorsItemKind, errorBodyShape, SPEC_ERRORS_ITEMS } from "./error-items.ts";
 import { type NeighbourName, type Neighbours, PINNED_NEIGHBOURS } from "./neighbours.ts";
 import {
@@ -60,6 +61,8 @@ export interface ContractProfile {
   readonly valuesInUse: ValuesInUse;
   /** The neighbour operations' requests (conformance.md §8): restore, cleanup and R9 use them. */
   readonly neighbours: Neighbours;
+  /** Limits the provider keeps that the spec does not state (conformance.md §6); none by default. */
+  readonly bounds: Bounds;
   /** The source of every profile key's value. */
   readonly sources: { readonly [K in ProfileKey]: RuleSource };
   /**
@@ -84,6 +87,8 @@ export function profileValue(profile: ContractProfile, key: ProfileKey): unknown
       return profile.errorsItems;
     case "neighbours":
       return profile.neighbours[rest[0] as NeighbourName];
+    case "bounds":
+      return profile.bounds[rest.join(".") as BoundPath];
     default:
       return profile.valuesInUse[rest.join(".") as keyof ValuesInUse];
   }
@@ -153,6 +158,7 @@ export const defaultProfile: ContractProfile = withSourceOf({
   errorsItems: SPEC_ERRORS_ITEMS,
   valuesInUse: SPEC_VALUES_IN_USE,
   neighbours: PINNED_NEIGHBOURS,
+  bounds: {},
   sources: BUILT_IN_SOURCES,
 });
 

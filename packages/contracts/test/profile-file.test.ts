@@ -422,7 +422,7 @@ describe("profile error messages", () => {
       throw new Error("no error");
     })();
     expect(error.message).toBe(
-      String.raw`profile my\nfile.json: line\nbreak: expected a key of a profile file (name, extends, description, documentedStatuses, statusMapping, loginUserStatuses, errorsItems, valuesInUse, neighbours), received an unknown key`,
+      String.raw`profile my\nfile.json: line\nbreak: expected a key of a profile file (name, extends, description, documentedStatuses, statusMapping, loginUserStatuses, errorsItems, valuesInUse, bounds, neighbours), received an unknown key`,
     );
     expect(error.file).toBe("my\nfile.json");
   });

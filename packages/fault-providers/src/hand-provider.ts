@@ -37,8 +37,25 @@ export interface HandProviderOptions {
    * it bare; conformance.md §8 allows both. @defaultValue true
    */
   readonly wrapReads?: boolean;
+  /**
+   * Bounds the provider keeps that the spec does not state: past one, a valid body gets `status`
+   * (422 a documented refusal, 500 a crash). At most one string length or item count per limit.
+   */
+  readonly limits?: readonly HandLimit[];
+  /** A place (e.g. `data.title`) where `null` is taken as a valid value: a wrong type accepted. */
+  readonly acceptNullAt?: string;
   readonly host?: string;
   readonly port?: number;
+}
+
+/** A limit of {@link HandProviderOptions.limits}, at a place as `schema.name` or `rules.features`. */
+export interface HandLimit {
+  readonly at: string;
+  /** The longest string, in code points. */
+  readonly maxLength?: number;
+  /** The most array items or map keys. */
+  readonly maxItems?: number;
+  readonly status: number;
 }
 
 export interface RunningProvider {
@@ -137,7 +154,12 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
   checkOptions(options);
   const faults: ReadonlySet<Fault> = new Set(options.faults ?? []);
   const reading = options.reading ?? "default";
-  const judgeOptions = { reading, missingField: options.missingField ?? "reject" } as const;
+  const judgeOptions = {
+    reading,
+    missingField: options.missingField ?? "reject",
+    ...(options.acceptNullAt === undefined ? {} : { acceptNullAt: options.acceptNullAt }),
+  } as const;
+  const limits = options.limits ?? [];
   const { username, password } = options.credentials;
   const expectedHeader = basicHeader(username, password);
   const data: ProviderData = { users: new Map(), schemaNames: new Set() };
@@ -258,24 +280,38 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     faults.has("crash-on-unknown-key") ||
     faults.has("crash-on-large-integer");
   let crashReason: string | undefined;
-  const visit: LeafVisitor | undefined = crashWatch
-    ? (value: unknown, shape: Shape) => {
-        if (crashReason !== undefined) return;
-        if (typeof value === "string") {
-          if (faults.has("crash-on-long-string") && value.length >= 65_536)
-            crashReason = "string too long for its column";
-          else if (faults.has("crash-on-astral") && /[\u{10000}-\u{10ffff}]/u.test(value))
-            crashReason = "incorrect string value for a utf8mb3 column";
-        } else if (typeof value === "number" && shape.t === "integer") {
-          if (faults.has("crash-on-large-integer") && (value >= INT32 || value < -INT32))
-            crashReason = "integer out of range for an int column";
-        } else if (shape.t === "object" && faults.has("crash-on-unknown-key")) {
-          const known = shape.fields;
-          if (Object.keys(value as object).some((k) => !Object.hasOwn(known, k)))
-            crashReason = "unknown attribute";
+  let limitHit: HandLimit | undefined;
+  const overLimit = (value: unknown, pattern: string): HandLimit | undefined =>
+    limits.find((l) => {
+      if (l.at !== pattern) return false;
+      if (typeof value === "string" && l.maxLength !== undefined)
+        return [...value].length > l.maxLength;
+      if (l.maxItems === undefined || value === null || typeof value !== "object") return false;
+      return (Array.isArray(value) ? value.length : Object.keys(value).length) > l.maxItems;
+    });
+  const visit: LeafVisitor | undefined =
+    crashWatch || limits.length > 0
+      ? (value: unknown, shape: Shape, _path: () => string, pattern: string) => {
+          if (limits.length > 0 && limitHit === undefined) limitHit = overLimit(value, pattern);
+          if (crashWatch) watchCrash(value, shape);
         }
-      }
-    : undefined;
+      : undefined;
+  const watchCrash = (value: unknown, shape: Shape) => {
+    if (crashReason !== undefined) return;
+    if (typeof value === "string") {
+      if (faults.has("crash-on-long-string") && value.length >= 65_536)
+        crashReason = "string too long for its column";
+      else if (faults.has("crash-on-astral") && /[\u{10000}-\u{10ffff}]/u.test(value))
+        crashReason = "incorrect string value for a utf8mb3 column";
+    } else if (typeof value === "number" && shape.t === "integer") {
+      if (faults.has("crash-on-large-integer") && (value >= INT32 || value < -INT32))
+        crashReason = "integer out of range for an int column";
+    } else if (shape.t === "object" && faults.has("crash-on-unknown-key")) {
+      const known = shape.fields;
+      if (Object.keys(value as object).some((k) => !Object.hasOwn(known, k)))
+        crashReason = "unknown attribute";
+    }
+  };
 
   function operation(
     req: IncomingMessage,
@@ -286,6 +322,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
   ) {
     let verdict: BodyVerdict | undefined;
     crashReason = undefined;
+    limitHit = undefined;
     if (faults.has("body-before-credentials")) {
       verdict = judgeBody(op, raw, judgeOptions, visit);
       if (!verdict.ok) return rejectBody(req, res, op, verdict);
@@ -309,6 +346,12 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     if (faults.has("crash-on-unknown-key") && Object.keys(body).length > 1)
       crashReason = "unknown attribute";
     if (crashReason !== undefined) return fail(req, res, 500, crashReason, ["internal error"]);
+    // Set by the visitor while judging (TypeScript cannot see that assignment here).
+    const hit = limitHit as HandLimit | undefined;
+    if (hit)
+      return hit.status >= 500
+        ? fail(req, res, hit.status, `too many or too long: ${hit.at}`, ["internal error"])
+        : fail(req, res, hit.status, "The parameters are not valid", [`${hit.at} is too long`]);
 
     switch (op) {
       case "createSchema": {

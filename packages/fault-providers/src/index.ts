@@ -3,6 +3,7 @@ export { OBSERVED_FIELD_TYPES, type OperationId, type Reading } from "./body-sha
 export { FAULTS, type Fault, isFault } from "./faults.ts";
 export {
   closeServer,
+  type HandLimit,
   type HandProviderOptions,
   type RunningProvider,
   STATES_PATH,

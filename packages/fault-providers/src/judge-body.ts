@@ -38,6 +38,8 @@ export interface JudgeOptions {
    * (same pinned status); `accept` treats the body as valid.
    */
   readonly missingField: "reject" | "accept";
+  /** A place, as `data.title` or `rules.features.*.labels[].name`, where `null` is taken as valid (a fault). */
+  readonly acceptNullAt?: string;
 }
 
 /** Body size cap. A larger body is answered like one that is not JSON (see the provider). */
@@ -113,8 +115,16 @@ function hasType(v: unknown, t: Shape["t"]): boolean {
   }
 }
 
-/** Sees every tabulated value that has its tabulated type, containers included (crash faults use it). */
-export type LeafVisitor = (value: unknown, shape: Shape, path: () => string) => void;
+/**
+ * Sees every tabulated value that has its tabulated type, containers included (crash faults and
+ * limits use it); `pattern` is its place with `[]` for array elements and `*` for map values.
+ */
+export type LeafVisitor = (
+  value: unknown,
+  shape: Shape,
+  path: () => string,
+  pattern: string,
+) => void;
 
 interface Found {
   wrong: Problem[];
@@ -126,14 +136,23 @@ interface Found {
  * Walks `value` against `shape` with an explicit stack: the depth of the walk is the depth of the
  * shape (at most 6), never the depth of the body; values under unknown keys are never visited.
  */
-function walk(value: unknown, shape: Shape, root: PathNode, visit?: LeafVisitor): Found {
+function walk(
+  value: unknown,
+  shape: Shape,
+  root: PathNode,
+  visit?: LeafVisitor,
+  acceptNullAt?: string,
+): Found {
   const found: Found = { wrong: [], notInUse: [], missing: [] };
   const add = (list: Problem[], p: Problem) => {
     if (list.length < MAX_PROBLEMS) list.push(p);
   };
-  const stack: { v: unknown; s: Shape; at: PathNode }[] = [{ v: value, s: shape, at: root }];
+  const stack: { v: unknown; s: Shape; at: PathNode; p: string }[] = [
+    { v: value, s: shape, at: root, p: String(root.key) },
+  ];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { v, s, at } = item;
+    const { v, s, at, p } = item;
+    if (v === null && p === acceptNullAt) continue;
     if (!hasType(v, s.t)) {
       add(found.wrong, {
         kind: "wrong-type",
@@ -143,12 +162,12 @@ function walk(value: unknown, shape: Shape, root: PathNode, visit?: LeafVisitor)
       });
       continue;
     }
-    visit?.(v, s, () => formatPath(at));
+    visit?.(v, s, () => formatPath(at), p);
     switch (s.t) {
       case "array": {
         const a = v as unknown[];
         for (let i = a.length - 1; i >= 0; i--)
-          stack.push({ v: a[i], s: s.of, at: { parent: at, key: i } });
+          stack.push({ v: a[i], s: s.of, at: { parent: at, key: i }, p: `${p}[]` });
         break;
       }
       case "map": {
@@ -156,7 +175,7 @@ function walk(value: unknown, shape: Shape, root: PathNode, visit?: LeafVisitor)
         const keys = Object.keys(o);
         for (let i = keys.length - 1; i >= 0; i--) {
           const k = keys[i] as string;
-          stack.push({ v: o[k], s: s.of, at: { parent: at, key: k } });
+          stack.push({ v: o[k], s: s.of, at: { parent: at, key: k }, p: `${p}.*` });
         }
         break;
       }
@@ -175,7 +194,12 @@ function walk(value: unknown, shape: Shape, root: PathNode, visit?: LeafVisitor)
         for (let i = names.length - 1; i >= 0; i--) {
           const k = names[i] as string;
           if (Object.hasOwn(o, k))
-            stack.push({ v: o[k], s: s.fields[k] as Shape, at: { parent: at, key: k } });
+            stack.push({
+              v: o[k],
+              s: s.fields[k] as Shape,
+              at: { parent: at, key: k },
+              p: `${p}.${k}`,
+            });
         }
         break;
       }
@@ -225,7 +249,13 @@ export function judgeBody(
   if (!Object.hasOwn(body, wrapper)) return whole("wrapper-missing", "can't be blank", wrapper);
   if (!isObject(body[wrapper])) return whole("wrapper-not-object", "must be an object", wrapper);
 
-  const found = walk(body[wrapper], inner, { parent: undefined, key: wrapper }, visit);
+  const found = walk(
+    body[wrapper],
+    inner,
+    { parent: undefined, key: wrapper },
+    visit,
+    options.acceptNullAt,
+  );
   if (found.wrong.length > 0)
     return reject(
       "wrong-type",

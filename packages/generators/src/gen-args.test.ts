@@ -120,8 +120,16 @@ describe("parseGenArgs", () => {
     ],
     [["push", "--profile", "stric"], 'did you mean "strict"?'],
     [
-      ["push", "--size", "huge"],
-      '--size must be one of xsmall, small, medium, large, xlarge (received "huge")',
+      ["push", "--size", "hug"],
+      '--size must be one of xsmall, small, medium, large, xlarge, huge (received "hug"): did you mean huge?',
+    ],
+    [
+      ["push", "--max-body-bytes", "70000"],
+      "--max-body-bytes applies to valid bodies only with --size huge",
+    ],
+    [
+      ["push", "--invalid", "--max-body-bytes", "70000"],
+      "--max-body-bytes applies only to --stress and valid bodies (without --invalid or --stress)",
     ],
     [["push", "--invalid=yes"], '--invalid takes no value (received "yes")'],
     [["push", "--invalid", "--stress"], "--invalid and --stress cannot be combined: choose one"],
@@ -196,7 +204,7 @@ describe("helpText", () => {
       "--seed S",
       "--profile default|strict|PATH",
       "--max-length N",
-      "--size xsmall|small|medium|large|xlarge",
+      "--size xsmall|small|medium|large|xlarge|huge",
       "--kinds LIST",
       "--max-depth N",
       "--max-string-length N",

@@ -35,8 +35,12 @@ export interface GenOptions {
   /** Whether the seed came from the command line (else it was drawn and should be printed). */
   readonly seedGiven: boolean;
   readonly profile: ContractProfile;
-  /** Passed to the valid-body arbitraries. */
-  readonly valid: { readonly maxLength?: number; readonly size?: fc.Size };
+  /** Passed to the valid-body arbitraries; `huge` picks the large ones (`largeValidBodyArb`). */
+  readonly valid: {
+    readonly maxLength?: number;
+    readonly size?: fc.Size | "huge";
+    readonly maxBodyBytes?: number;
+  };
   /** Passed to `stressBodyArb` (the profile is added). */
   readonly stress: Omit<StressConstraints, "profile">;
 }
@@ -49,7 +53,7 @@ interface Draft {
   seed?: number;
   profile?: ContractProfile;
   maxLength?: number;
-  size?: fc.Size;
+  size?: fc.Size | "huge";
   kinds?: StressKind[];
   maxDepth?: number;
   maxStringLength?: number;
@@ -70,8 +74,8 @@ interface OptionSpec {
   readonly value?: string;
   readonly help: string;
   readonly default?: string;
-  /** The option means something only in this mode. */
-  readonly only?: GenMode;
+  /** The option means something only in these modes. */
+  readonly only?: readonly GenMode[];
   readonly set: (draft: Draft, text: string, context: GenContext) => void;
 }
 
@@ -104,12 +108,13 @@ function profileArg(text: string, context: GenContext): ContractProfile {
     throw e;
   }
 }
-const SIZES: Readonly<Record<string, fc.Size>> = {
+const SIZES: Readonly<Record<string, fc.Size | "huge">> = {
   xsmall: "xsmall",
   small: "small",
   medium: "medium",
   large: "large",
   xlarge: "xlarge",
+  huge: "huge",
 };
 
 function kindList(text: string): StressKind[] {
@@ -177,7 +182,7 @@ const OPTIONS: readonly OptionSpec[] = [
     name: "max-length",
     value: "N",
     default: "10",
-    only: "valid",
+    only: ["valid"],
     help: "most elements of each array and keys of each map",
     set: (d, t) => {
       d.maxLength = wholeNumber("--max-length", t, 0);
@@ -185,10 +190,10 @@ const OPTIONS: readonly OptionSpec[] = [
   },
   {
     name: "size",
-    value: "xsmall|small|medium|large|xlarge",
+    value: "xsmall|small|medium|large|xlarge|huge",
     default: "small",
-    only: "valid",
-    help: "how large arrays and maps tend to be, up to --max-length (fast-check's size)",
+    only: ["valid"],
+    help: "how large arrays and maps tend to be, up to --max-length (fast-check's size); huge: the large valid bodies idp-verify sends to R4, half with strings up to 2,048 code points in every string field and map key, half with up to 128 fields or features and dozens of labels and keywords, each cut to fit --max-body-bytes (--max-length does not apply)",
     set: (d, t) => {
       d.size = oneOf("--size", t, SIZES);
     },
@@ -197,7 +202,7 @@ const OPTIONS: readonly OptionSpec[] = [
     name: "kinds",
     value: "LIST",
     default: "all",
-    only: "stress",
+    only: ["stress"],
     help: `comma list of ${STRESS_KINDS.join(", ")}`,
     set: (d, t) => {
       d.kinds = kindList(t);
@@ -207,7 +212,7 @@ const OPTIONS: readonly OptionSpec[] = [
     name: "max-depth",
     value: "N",
     default: String(STRESS_DEFAULTS.maxDepth),
-    only: "stress",
+    only: ["stress"],
     help: "deepest nesting",
     set: stressLimit("maxDepth", "--max-depth"),
   },
@@ -215,7 +220,7 @@ const OPTIONS: readonly OptionSpec[] = [
     name: "max-string-length",
     value: "N",
     default: String(STRESS_DEFAULTS.maxStringLength),
-    only: "stress",
+    only: ["stress"],
     help: "longest string in code points, and most digits of a number",
     set: stressLimit("maxStringLength", "--max-string-length"),
   },
@@ -223,7 +228,7 @@ const OPTIONS: readonly OptionSpec[] = [
     name: "max-keys",
     value: "N",
     default: String(STRESS_DEFAULTS.maxKeys),
-    only: "stress",
+    only: ["stress"],
     help: "most keys of one object",
     set: stressLimit("maxKeys", "--max-keys"),
   },
@@ -231,7 +236,7 @@ const OPTIONS: readonly OptionSpec[] = [
     name: "max-array-length",
     value: "N",
     default: String(STRESS_DEFAULTS.maxArrayLength),
-    only: "stress",
+    only: ["stress"],
     help: "most elements of one array",
     set: stressLimit("maxArrayLength", "--max-array-length"),
   },
@@ -239,8 +244,8 @@ const OPTIONS: readonly OptionSpec[] = [
     name: "max-body-bytes",
     value: "N",
     default: `${STRESS_DEFAULTS.maxBodyBytes} (1 MiB)`,
-    only: "stress",
-    help: `largest body in UTF-8 bytes, at least ${MIN_STRESS_BODY_BYTES}; sizes are cut to fit`,
+    only: ["stress", "valid"],
+    help: `largest body in UTF-8 bytes, at least ${MIN_STRESS_BODY_BYTES}; sizes are cut to fit (valid bodies: with --size huge)`,
     set: stressLimit("maxBodyBytes", "--max-body-bytes", MIN_STRESS_BODY_BYTES),
   },
   { name: "version", help: "print the version and exit", set: () => {} },
@@ -327,9 +332,13 @@ export function parseGenArgs(
   if (draft.invalid && draft.stress)
     throw usage("--invalid and --stress cannot be combined: choose one");
   const mode: GenMode = draft.invalid ? "invalid" : draft.stress ? "stress" : "valid";
-  const misplaced = given.find((o) => o.only !== undefined && o.only !== mode);
+  const misplaced = given.find((o) => o.only !== undefined && !o.only.includes(mode));
   if (misplaced?.only)
-    throw usage(`--${misplaced.name} applies only to ${MODE_FLAG[misplaced.only]}`);
+    throw usage(
+      `--${misplaced.name} applies only to ${misplaced.only.map((m) => MODE_FLAG[m]).join(" and ")}`,
+    );
+  if (mode === "valid" && draft.maxBodyBytes !== undefined && draft.size !== "huge")
+    throw usage("--max-body-bytes applies to valid bodies only with --size huge");
 
   const pick = <K extends keyof Draft>(...keys: K[]) => {
     const out: Partial<Pick<Draft, K>> = {};
@@ -343,7 +352,7 @@ export function parseGenArgs(
     seed: draft.seed ?? randomSeed(),
     seedGiven: draft.seed !== undefined,
     profile: draft.profile ?? defaultProfile,
-    valid: pick("maxLength", "size"),
+    valid: pick("maxLength", "size", "maxBodyBytes"),
     stress: pick(
       "kinds",
       "maxDepth",
@@ -380,7 +389,9 @@ export function helpText(version: string): string {
   const option = (o: OptionSpec) => {
     const notes = [
       o.default === undefined ? undefined : `Default: ${o.default}.`,
-      o.only === undefined ? undefined : `Only for ${MODE_FLAG[o.only]}.`,
+      o.only === undefined
+        ? undefined
+        : `Only for ${o.only.map((m) => MODE_FLAG[m]).join(" and ")}.`,
     ].filter((n) => n !== undefined);
     const sentence = `${o.help.charAt(0).toUpperCase()}${o.help.slice(1)}.`;
     return [`  ${flag(o)}`, ...wrap([sentence, ...notes].join(" "), 74, "      ")];
@@ -398,7 +409,8 @@ export function helpText(version: string): string {
     ...OPTIONS.flatMap(option),
     "",
     "Output: one JSON value per line, each valid UTF-8 JSON.",
-    "  valid (default)  the body itself, valid per conformance.md §2",
+    "  valid (default)  the body itself, valid per conformance.md §2 and within the",
+    "                   profile's bounds (§6)",
     '  --invalid        {"body","raw","expectedStatus","violation","kind","path"}; body is',
     "                   the JSON value, or, when raw is true, a string: the text to send",
     '  --stress         {"body","raw":true,"stress","place","expected","path","size",',
@@ -415,6 +427,7 @@ export function helpText(version: string): string {
     "  idp-gen push --count 3 --seed 1",
     "  idp-gen create-schema --invalid --count 1000 --seed 7 > invalid.ndjson",
     "  idp-gen clustering-rules --size large --max-length 40 --count 5",
+    "  idp-gen create-schema --size huge --count 3 --profile strict",
     "  idp-gen push --stress --kinds deep-nesting,unicode --count 20 | jq -r .description",
     "  idp-gen create-schema --stress --max-body-bytes 65536 | jq -r .body | head -c 300",
     "  pnpm gen push --invalid --count 5      # from the repository root",

@@ -120,6 +120,36 @@ describe("genLines", () => {
   });
 });
 
+describe("idp-gen --size huge", () => {
+  it.each(Object.keys(CLI_OPERATIONS))(
+    "%s: large valid bodies within --max-body-bytes and the profile's bounds",
+    (name) => {
+      const lines = [
+        ...genLines(
+          options([
+            name,
+            "--size",
+            "huge",
+            "--max-body-bytes",
+            "65536",
+            "--count",
+            "12",
+            "--seed",
+            "4",
+          ]),
+        ),
+      ];
+      expect(lines).toHaveLength(12);
+      for (const line of lines) {
+        expect(Buffer.byteLength(line)).toBeLessThanOrEqual(65536);
+        expect(classifyRequestBody(opOf(name), line).outcome).toBe("valid");
+      }
+      // Larger than the default size: the longest line is several kilobytes.
+      expect(Math.max(...lines.map((l) => l.length))).toBeGreaterThan(4000);
+    },
+  );
+});
+
 describe("every idp-gen line is valid UTF-8 JSON, with no lone surrogate in what it carries", () => {
   const modes = [
     [],

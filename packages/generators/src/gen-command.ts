@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { GenOptions } from "./gen-args.ts";
 import { invalidBodyArb } from "./invalid-body.ts";
 import { stressBodyArb } from "./stress-body.ts";
-import { validBodyArb } from "./valid-body.ts";
+import { largeValidBodyArb, validBodyArb } from "./valid-body.ts";
 
 // fc.sample holds its whole run in memory, so long runs are drawn in chunks with derived seeds.
 // Chunk 0 uses the seed itself: the first lines equal fc.sample(arb, { seed, numRuns }). Stress
@@ -16,8 +16,19 @@ const CHUNK: Readonly<Record<GenOptions["mode"], number>> = {
 function lineArb(options: GenOptions): fc.Arbitrary<unknown> {
   const { operation, profile } = options;
   switch (options.mode) {
-    case "valid":
-      return validBodyArb(operation, { profile, ...options.valid });
+    case "valid": {
+      const { size, maxLength, maxBodyBytes } = options.valid;
+      if (size === "huge")
+        return largeValidBodyArb(operation, {
+          profile,
+          ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+        });
+      return validBodyArb(operation, {
+        profile,
+        ...(maxLength === undefined ? {} : { maxLength }),
+        ...(size === undefined ? {} : { size }),
+      });
+    }
     case "invalid":
       return invalidBodyArb(operation, { profile }).map((c) => ({
         body: c.body,
@@ -26,6 +37,7 @@ function lineArb(options: GenOptions): fc.Arbitrary<unknown> {
         violation: c.violation,
         kind: c.kind,
         path: c.path,
+        ...(c.bound === undefined ? {} : { bound: c.bound }),
       }));
     case "stress":
       // The body is the exact text as a JSON string: re-serialising it would lose -0, 1e400 and
@@ -46,7 +58,7 @@ function lineArb(options: GenOptions): fc.Arbitrary<unknown> {
 /** The NDJSON lines of `idp-gen`, lazily: the same options always give the same lines. */
 export function* genLines(options: GenOptions): Generator<string> {
   const arb = lineArb(options);
-  const chunk = CHUNK[options.mode];
+  const chunk = options.valid.size === "huge" ? CHUNK.stress : CHUNK[options.mode];
   for (let done = 0, n = 0; done < options.count; n++) {
     const numRuns = Math.min(chunk, options.count - done);
     const seed = n === 0 ? options.seed : (options.seed ^ Math.imul(n, 0x9e3779b1)) | 0;

@@ -10,6 +10,12 @@ export {
   requestBodyText,
 } from "./invalid-body.ts";
 export {
+  invalidBodyExamples,
+  JSON_KINDS,
+  type JsonKind,
+  wrongKindsOf,
+} from "./invalid-examples.ts";
+export {
   MIN_STRESS_BODY_BYTES,
   STRESS_DEFAULTS,
   STRESS_KINDS,
@@ -23,6 +29,9 @@ export {
 export {
   clusteringRulesArb,
   createSchemaRequestArb,
+  LARGE_BODY_DEFAULTS,
+  type LargeBodyConstraints,
+  largeValidBodyArb,
   userPublishRequestArb,
   type ValidBodyConstraints,
   validBodyArb,

@@ -1,14 +1,20 @@
 import {
+  BOUND_PATH_NAMES,
+  BOUND_PATHS,
+  type BodyViolationKind,
+  type BoundPath,
   type ContractProfile,
   type DetailedOperationId,
   defaultProfile,
   detailedOperations,
   formatPath,
+  operationOfBound,
   requestShapeFor,
   type ViolationKind,
 } from "@idp/contracts";
 import fc from "fast-check";
 import type { z } from "zod";
+import { fitBounds, fitBoundsAt, prefixCodePoints } from "./_internal/fit.ts";
 import {
   anyKey,
   anyString,
@@ -18,11 +24,12 @@ import {
 } from "./_internal/json-values.ts";
 import { locate, picksArb, setAt } from "./_internal/locate.ts";
 import { collectSlots, type Slot } from "./_internal/slots.ts";
-import { VALUES_IN_USE } from "./_internal/spec-values.ts";
+import { VALUES_IN_USE, valuesInUseFor } from "./_internal/spec-values.ts";
 import { codePointBoundary } from "./_internal/unicode.ts";
 import { defOf, numberDomain } from "./_internal/zod-def.ts";
 import { GeneratorError } from "./errors.ts";
 import { validBodyArb } from "./valid-body.ts";
+import { zodArbitrary } from "./zod-arbitrary.ts";
 
 /** A request body that breaks exactly one rule, with what a conforming provider must answer. */
 export interface InvalidBodyCase {
@@ -34,9 +41,12 @@ export interface InvalidBodyCase {
   expectedStatus: 400 | 422;
   /** Human-readable, names the path: `schema.fields[0].unique: expected boolean, got string`. */
   violation: string;
-  kind: ViolationKind;
+  /** The violation, or `out-of-bounds` for a value past a bound the profile pins (§6). */
+  kind: BodyViolationKind;
   /** Where the rule is broken; `[]` for the whole body. */
   path: readonly (string | number)[];
+  /** For `out-of-bounds`: the profile key of the bound, e.g. `bounds.schema.name`. */
+  bound?: `bounds.${BoundPath}`;
 }
 
 /** Constraints of the invalid-body arbitraries. */
@@ -83,8 +93,9 @@ export function invalidBodyArb(
     kind,
     path,
   });
+  const fit = (pattern: string, v: unknown) => fitBoundsAt(pattern, v, profile.bounds);
   const picksFor = (slot: Slot, freshAtLast = false) =>
-    picksArb(slots, slot, VALUES_IN_USE[operation], freshAtLast, BASE_MAX_LENGTH);
+    picksArb(slots, slot, VALUES_IN_USE[operation], freshAtLast, BASE_MAX_LENGTH, fit);
   const asserted = profile.asserted;
   const cases: fc.Arbitrary<InvalidBodyCase>[] = [];
 
@@ -230,6 +241,38 @@ export function invalidBodyArb(
       );
     }
   }
+  // A bound the profile pins: the value at one place of its path goes just past it (shrinking
+  // toward exactly one past), everything else stays within every other bound.
+  for (const key of BOUND_PATH_NAMES) {
+    const bound = profile.bounds[key];
+    if (!bound || operationOfBound(key) !== operation) continue;
+    const slot = slots.find((s) => s.pattern === key);
+    if (!slot) continue;
+    const child = slots.find(
+      (s) => s.segments.length === slot.segments.length + 1 && s.pattern.startsWith(key),
+    );
+    const over = overBoundArb(key, bound, child, valuesInUseFor(operation, profile));
+    cases.push(
+      fc.tuple(base, picksFor(slot), over).map(([b, picks, make]) => {
+        // Fresh values put in empty containers on the way are fitted first, then the place is
+        // found again (an index past a fitted array's end wraps around).
+        const filled = fitBounds(operation, locate(b, slot, picks).body, profile.bounds);
+        const { body, parent, key: at, path } = locate(filled as typeof b, slot, picks);
+        const current = (parent as Record<string | number, unknown>)[at];
+        const { value, what } = make(current);
+        setAt(parent, at, value);
+        return {
+          body: fitBounds(operation, body, profile.bounds, key),
+          raw: false,
+          expectedStatus: bound.status,
+          violation: `${formatPath(path)}: ${what}`,
+          kind: "out-of-bounds" as const,
+          path,
+          bound: `bounds.${key}` as const,
+        };
+      }),
+    );
+  }
   const [first, ...rest] = cases;
   if (!first)
     throw new GeneratorError(
@@ -237,6 +280,87 @@ export function invalidBodyArb(
       `profile "${profile.name}" asserts no violation kind this package can generate.\n` +
         "Expected: a profile whose `asserted` set is not empty.",
     );
+  return fc.oneof(first, ...rest);
+}
+
+type OverBound = (current: unknown) => { value: unknown; what: string };
+
+/**
+ * Makes the value at a bound's path go past it by `extra` + 1 (`extra` shrinks to 0): a longer
+ * string (the current one's code points repeated), more items or keys (copies of the current
+ * ones, or fresh valid ones), or a number beyond the minimum or maximum.
+ */
+function overBoundArb(
+  key: BoundPath,
+  bound: NonNullable<ContractProfile["bounds"][BoundPath]>,
+  child: Slot | undefined,
+  overrides: Readonly<Record<string, fc.Arbitrary<unknown>>>,
+): fc.Arbitrary<OverBound> {
+  const extra = fc.nat({ max: 3 });
+  const kind = BOUND_PATHS[key];
+  if (kind === "string" && bound.maxLength !== undefined) {
+    const n = bound.maxLength;
+    return fc.tuple(extra, anyString).map(([e, filler]) => (current: unknown) => {
+      const seed = [...`${typeof current === "string" ? current : ""}${filler}`];
+      const units = seed.length > 0 ? seed : ["x"];
+      let text = "";
+      for (let i = 0; i <= n + e; i++) text += units[i % units.length];
+      return {
+        value: prefixCodePoints(text, n + 1 + e),
+        what: `${n + 1 + e} code points, past the profile's maxLength ${n}`,
+      };
+    });
+  }
+  if ((kind === "array" || kind === "map") && bound.maxItems !== undefined) {
+    const n = bound.maxItems;
+    const fresh = child
+      ? zodArbitrary(child.schema, { overrides, maxLength: 2, at: child.segments })
+      : fc.constant(null);
+    return fc.tuple(extra, fresh).map(([e, item]) => (current: unknown) => {
+      const count = n + 1 + e;
+      if (kind === "array") {
+        const have = Array.isArray(current) && current.length > 0 ? current : [item];
+        return {
+          value: Array.from({ length: count }, (_, i) => structuredClone(have[i % have.length])),
+          what: `${count} items, past the profile's maxItems ${n}`,
+        };
+      }
+      const entries = Object.entries((current ?? {}) as Record<string, unknown>);
+      const have = entries.length > 0 ? entries : [["k", item] as [string, unknown]];
+      const out: Record<string, unknown> = {};
+      for (let i = 0; Object.keys(out).length < count; i++) {
+        const [k, v] = have[i % have.length] as [string, unknown];
+        const name = i < have.length ? k : `${k}~${i}`;
+        if (!Object.hasOwn(out, name)) out[name] = structuredClone(v);
+      }
+      return { value: out, what: `${count} keys, past the profile's maxItems ${n}` };
+    });
+  }
+  const step = kind === "integer" ? fc.integer({ min: 1, max: 4 }) : fc.constantFrom(0.5, 1, 0.001);
+  const sides: fc.Arbitrary<OverBound>[] = [];
+  const { minimum, maximum } = bound;
+  if (maximum !== undefined)
+    sides.push(
+      step.map((d) => () => {
+        const v =
+          kind === "integer"
+            ? Math.floor(maximum) + d
+            : maximum + Math.max(d, Math.abs(maximum) * 1e-9);
+        return { value: v, what: `${v}, past the profile's maximum ${maximum}` };
+      }),
+    );
+  if (minimum !== undefined)
+    sides.push(
+      step.map((d) => () => {
+        const v =
+          kind === "integer"
+            ? Math.ceil(minimum) - d
+            : minimum - Math.max(d, Math.abs(minimum) * 1e-9);
+        return { value: v, what: `${v}, past the profile's minimum ${minimum}` };
+      }),
+    );
+  const [first, ...rest] = sides;
+  if (!first) throw new Error(`overBoundArb: bound ${key} has no limit for a ${kind}`);
   return fc.oneof(first, ...rest);
 }
 

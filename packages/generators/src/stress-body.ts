@@ -8,6 +8,7 @@ import {
   type ViolationKind,
 } from "@idp/contracts";
 import fc from "fast-check";
+import { fitBoundsAt } from "./_internal/fit.ts";
 import {
   HOLE,
   MEMBERS,
@@ -97,8 +98,10 @@ export interface StressConstraints {
   readonly maxBodyBytes?: number;
   /** Which kinds to produce. @defaultValue all of {@link STRESS_KINDS} */
   readonly kinds?: readonly StressKind[];
-  /** Whose shapes and status mapping decide the expected outcome. @defaultValue `defaultProfile` */
+  /** Whose shapes, status mapping and bounds decide the expected outcome. @defaultValue `defaultProfile` */
   readonly profile?: ContractProfile;
+  /** Only bodies whose expected outcome is `valid` (what R4 holds to a success). @defaultValue false */
+  readonly onlyValid?: boolean;
 }
 
 /** The defaults of {@link StressConstraints}. */
@@ -118,7 +121,7 @@ const BASE_MAX_LENGTH = 2;
 // Bytes kept free beyond every exact count (a key lengthened to avoid a tabulated name).
 const RESERVE = 256;
 
-type Limits = Required<Omit<StressConstraints, "profile" | "kinds">>;
+type Limits = Required<Omit<StressConstraints, "profile" | "kinds" | "onlyValid">>;
 type Expect = "valid" | ViolationKind;
 
 /**
@@ -138,6 +141,7 @@ export function stressBodyArb(
   const shape = requestShapeFor(profile, operation);
   const slots = collectSlots(shape);
   const overrides = VALUES_IN_USE[operation];
+  const fit = (pattern: string, v: unknown) => fitBoundsAt(pattern, v, profile.bounds);
   const base = validBodyArb(operation, {
     profile,
     maxLength: BASE_MAX_LENGTH,
@@ -192,7 +196,7 @@ export function stressBodyArb(
         fc
           .tuple(
             base,
-            slot ? picksArb(slots, slot, overrides, true, BASE_MAX_LENGTH) : fc.constant([]),
+            slot ? picksArb(slots, slot, overrides, true, BASE_MAX_LENGTH, fit) : fc.constant([]),
             keyUnitsArb(kind),
             fc.constantFrom<MembersAt>("last", "first"),
             valueParamsArb(kind, limits, "unknown-key", undefined),
@@ -249,6 +253,9 @@ export function stressBodyArb(
     for (const slot of slots) {
       const plan = tabulatedPlan(kind, slot, overrides, profile);
       if (plan === undefined) continue;
+      // A place with a bound at or below it (§6) is valid only within the bound: no valid stress.
+      if ((plan === "valid" || plan === "by-number") && boundedAt(slot.pattern, profile)) continue;
+      if (constraints.onlyValid && plan !== "valid") continue;
       const pool =
         kind === "large-array" && slot.expected === "array"
           ? freshOf(childOf(slot, "element"))
@@ -259,7 +266,7 @@ export function stressBodyArb(
         fc
           .tuple(
             base,
-            picksArb(slots, slot, overrides, false, BASE_MAX_LENGTH),
+            picksArb(slots, slot, overrides, false, BASE_MAX_LENGTH, fit),
             valueParamsArb(kind, limits, "tabulated-field", { slot, pool }),
           )
           .map(([b, picks, params]) => {
@@ -286,13 +293,20 @@ export function stressBodyArb(
     return first ? fc.oneof(first, ...rest) : undefined;
   };
 
-  const perKind = kinds.map((kind) => {
+  const unknownToo = !constraints.onlyValid || unknownOutcome.outcome === "valid";
+  const perKind = kinds.flatMap((kind) => {
     const tabulated = tabulatedArb(kind);
-    const unknown = unknownKeyArb(kind);
-    return tabulated ? fc.oneof(unknown, tabulated) : unknown;
+    const unknown = unknownToo ? unknownKeyArb(kind) : undefined;
+    return tabulated && unknown
+      ? [fc.oneof(unknown, tabulated)]
+      : [tabulated ?? unknown].filter((a) => a !== undefined);
   });
   const [first, ...rest] = perKind;
-  if (!first) throw new Error("stressBodyArb: no kind"); // checkKinds refuses an empty list
+  if (!first)
+    throw new GeneratorError(
+      "E_USAGE",
+      `stressBodyArb: no stressed ${operation} body of kinds ${kinds.join(", ")} is valid under profile "${profile.name}"`,
+    );
   return fc.oneof(first, ...rest);
 }
 
@@ -369,6 +383,13 @@ function tabulatedPlan(
       return profile.asserted.has("wrong-type") ? "by-number" : undefined;
     }
   }
+}
+
+/** Whether the profile pins a bound at the pattern or anywhere inside what is there. */
+function boundedAt(pattern: string, profile: ContractProfile): boolean {
+  return Object.keys(profile.bounds).some(
+    (k) => k === pattern || k.startsWith(`${pattern}[]`) || k.startsWith(`${pattern}.`),
+  );
 }
 
 // ---- the stress values ----------------------------------------------------------------------

@@ -7,8 +7,11 @@ import {
   requestShapeFor,
   type UserPublishRequest,
 } from "@idp/contracts";
-import type fc from "fast-check";
+import fc from "fast-check";
+import { fitBounds, fitBytes, hasBoundsFor } from "./_internal/fit.ts";
 import { valuesInUseFor } from "./_internal/spec-values.ts";
+import { textUnitArb, UNICODE_CATEGORIES } from "./_internal/stress-text.ts";
+import { GeneratorError } from "./errors.ts";
 import { zodArbitrary } from "./zod-arbitrary.ts";
 
 /** Constraints of the valid-body arbitraries. */
@@ -24,18 +27,112 @@ export interface ValidBodyConstraints {
 /**
  * Request bodies of a detailed operation that are valid per conformance.md §2, derived from the
  * profile's contract with the profile's values in use (`valuesInUse`: field `type`, classifier
- * `type`; by default the spec's) and a `threshold` of 0, 1 or a fraction.
+ * `type`; by default the spec's) and a `threshold` of 0, 1 or a fraction, within the profile's
+ * `bounds` (§6; none by default).
  */
 export function validBodyArb(
   operation: DetailedOperationId,
   constraints: ValidBodyConstraints = {},
 ): fc.Arbitrary<unknown> {
   const profile = constraints.profile ?? defaultProfile;
-  return zodArbitrary(requestShapeFor(profile, operation), {
+  const arb = zodArbitrary(requestShapeFor(profile, operation), {
     overrides: valuesInUseFor(operation, profile),
     ...(constraints.maxLength === undefined ? {} : { maxLength: constraints.maxLength }),
     ...(constraints.size === undefined ? {} : { size: constraints.size }),
   });
+  return withinBounds(operation, arb, profile);
+}
+
+/** Bodies brought within the profile's bounds (a map, so shrinking is unchanged). */
+function withinBounds(
+  operation: DetailedOperationId,
+  arb: fc.Arbitrary<unknown>,
+  profile: ContractProfile,
+): fc.Arbitrary<unknown> {
+  return hasBoundsFor(operation, profile.bounds)
+    ? arb.map((b) => fitBounds(operation, b, profile.bounds))
+    : arb;
+}
+
+/** Constraints of {@link largeValidBodyArb}. */
+export interface LargeBodyConstraints {
+  /** Largest body in UTF-8 bytes; long strings and long arrays are cut to fit. @defaultValue 1_048_576 (1 MiB) */
+  readonly maxBodyBytes?: number;
+  /** Longest generated string, in code points (map keys: a quarter of it). @defaultValue 2048 */
+  readonly maxStringLength?: number;
+  /** Whose shapes, values in use and bounds define "valid". @defaultValue `defaultProfile` */
+  readonly profile?: ContractProfile;
+}
+
+/** The defaults of {@link LargeBodyConstraints}. */
+export const LARGE_BODY_DEFAULTS = { maxBodyBytes: 1_048_576, maxStringLength: 2048 } as const;
+
+/**
+ * A string of exactly `length` code points (uniform in [0, max]), cycling 1-4 code points that are
+ * mostly ASCII: shrinking the length alone finds the shortest string that still fails.
+ */
+function longStringArb(max: number): fc.Arbitrary<string> {
+  return fc
+    .tuple(
+      fc.integer({ min: 0, max }),
+      fc.array(textUnitArb(UNICODE_CATEGORIES, { ascii: 24 }), { minLength: 1, maxLength: 4 }),
+    )
+    .map(([length, units]) => {
+      const cps = units.map((u) => String.fromCodePoint(u.cp));
+      let out = "";
+      for (let i = 0; i < length; i++) out += cps[i % cps.length];
+      return out;
+    });
+}
+
+// Many items: how many elements or keys a container at each nesting depth may get (depth 0:
+// fields, features, the parameters' excluded words; 1: labels, categories; 2: keywords), so that
+// the largest rules stay near 40,000 strings before they are fitted to the byte budget.
+const MANY_ITEMS_BY_DEPTH = [128, 12, 24] as const;
+const depthOf = (pattern: string) => (pattern.match(/\[\]|\*/g) ?? []).length;
+
+/**
+ * Valid bodies at the large end (conformance.md §2 sets no bounds): half with long strings in
+ * every string field and map key (up to `maxStringLength` code points), half with many fields,
+ * features, labels, keywords and array items; each cut to fit `maxBodyBytes` and within the
+ * profile's bounds. Shrinking reaches the smallest size that still fails.
+ * @throws GeneratorError `E_USAGE` when a constraint is out of its domain.
+ */
+export function largeValidBodyArb(
+  operation: DetailedOperationId,
+  constraints: LargeBodyConstraints = {},
+): fc.Arbitrary<unknown> {
+  const profile = constraints.profile ?? defaultProfile;
+  const maxBodyBytes = constraints.maxBodyBytes ?? LARGE_BODY_DEFAULTS.maxBodyBytes;
+  const maxString = constraints.maxStringLength ?? LARGE_BODY_DEFAULTS.maxStringLength;
+  for (const [name, value, min] of [
+    ["maxBodyBytes", maxBodyBytes, 1024],
+    ["maxStringLength", maxString, 1],
+  ] as const)
+    if (!Number.isSafeInteger(value) || value < min)
+      throw new GeneratorError(
+        "E_USAGE",
+        `largeValidBodyArb: ${name} must be a whole number >= ${min} (received ${value})`,
+      );
+  const shape = requestShapeFor(profile, operation);
+  const overrides = valuesInUseFor(operation, profile);
+  const longStrings = zodArbitrary(shape, {
+    overrides,
+    maxLength: 4,
+    string: longStringArb(maxString),
+    key: longStringArb(Math.max(1, Math.floor(maxString / 4))),
+  });
+  const manyItems = zodArbitrary(shape, {
+    overrides,
+    size: "max",
+    maxLengthAt: (pattern) => MANY_ITEMS_BY_DEPTH[Math.min(depthOf(pattern), 2)],
+  });
+  // Without bias: fast-check's bias draws lengths near 0 most of the time, and sizes are the point.
+  return withinBounds(
+    operation,
+    fc.noBias(fc.oneof(longStrings, manyItems)).map((b) => fitBytes(b, maxBodyBytes)),
+    profile,
+  );
 }
 
 /** Valid bodies of POST /marketing/datastore/schemas. */

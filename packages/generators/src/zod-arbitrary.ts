@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { z } from "zod";
-import { anyInteger, anyKey, anyNumber, anyString } from "./_internal/json-values.ts";
+import { anyInteger, anyKey, anyNumber, anyString, safeKey } from "./_internal/json-values.ts";
 import { formatPattern, type PatternSegment } from "./_internal/patterns.ts";
 import {
   assertNoChecks,
@@ -24,6 +24,12 @@ export interface ZodArbitraryOptions {
   readonly size?: fc.SizeForArbitrary;
   /** The pattern of the schema's own position, when it is a part of a larger shape. @defaultValue [] */
   readonly at?: readonly PatternSegment[];
+  /** Most elements or keys at one pattern (e.g. `"rules.features"`), instead of `maxLength`. */
+  readonly maxLengthAt?: (pattern: string) => number | undefined;
+  /** Strings of every string field (overrides by pattern still win). @defaultValue edge-biased strings of any Unicode */
+  readonly string?: fc.Arbitrary<string>;
+  /** Keys of every map. @defaultValue edge-biased strings of any Unicode */
+  readonly key?: fc.Arbitrary<string>;
 }
 
 /**
@@ -48,13 +54,13 @@ function derive(
   if (override) return override;
   const def = defOf(schema);
   const sizing = {
-    maxLength: options.maxLength ?? 10,
+    maxLength: options.maxLengthAt?.(where) ?? options.maxLength ?? 10,
     ...(options.size === undefined ? {} : { size: options.size }),
   };
   switch (def.type) {
     case "string":
       assertNoChecks(schema, where);
-      return anyString;
+      return options.string ?? anyString;
     case "boolean":
       return fc.boolean();
     case "null":
@@ -81,7 +87,8 @@ function derive(
         throw unsupported(where, "a record with non-string keys");
       assertNoChecks(keyType, `${where} (keys)`);
       const value = derive(def.valueType as z.core.$ZodType, [...at, { kind: "value" }], options);
-      return fc.dictionary(anyKey, value, {
+      const key = options.key ? options.key.map(safeKey) : anyKey;
+      return fc.dictionary(key, value, {
         maxKeys: sizing.maxLength,
         noNullPrototype: true,
         ...(options.size === undefined ? {} : { size: options.size }),

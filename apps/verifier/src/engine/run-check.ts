@@ -155,6 +155,9 @@ export async function runCheck(
   // Cases are generated one at a time, as they are dispatched: only those in flight exist.
   const seed = checkSeed(e.seed, def.info.id);
   const cases = casesOf(run.arb, seed);
+  // Examples go first (every run the same), then `runs` generated cases.
+  const examples = def.examples?.(e.rules) ?? [];
+  const total = examples.length + e.runs;
   let next = 0;
   const stop = () =>
     first !== undefined ||
@@ -163,7 +166,7 @@ export async function runCheck(
     notRun ||
     crash !== undefined;
 
-  while (next < e.runs && !stop()) {
+  while (next < total && !stop()) {
     if (performance.now() >= e.deadline) {
       timedOut = true;
       break;
@@ -174,8 +177,8 @@ export async function runCheck(
       e.budget.release();
       break;
     }
-    const c = cases.next().value;
     const index = next++;
+    const c = index < examples.length ? (examples[index] as Case) : cases.next().value;
     const batch = run.batches?.enter(index);
     const p: Promise<void> = run
       .exec(c, batch)
@@ -215,7 +218,7 @@ export async function runCheck(
   };
   const finish = (rest: Pick<CheckResult, "status"> & Partial<CheckResult>): CheckResult => ({
     ...base,
-    runs: { done: run.done, asked: e.runs },
+    runs: { done: run.done, asked: total },
     requests: run.requests,
     durationMs: Math.round(performance.now() - started),
     ...rest,
@@ -224,7 +227,7 @@ export async function runCheck(
   if (first)
     return finish({
       status: "failed",
-      failure: await shrink(run, seed, first.index, first.outcome),
+      failure: await shrink(run, seed, first.index, first.outcome, examples.length),
     });
   if (crash !== undefined)
     return finish({
@@ -236,7 +239,7 @@ export async function runCheck(
   if (throttled !== undefined)
     return finish({
       status: "incomplete",
-      reason: `throttled: stopped by the time limit (--max-duration ${e.maxDurationText}) after ${run.done} of ${e.runs} runs; ${throttled}`,
+      reason: `throttled: stopped by the time limit (--max-duration ${e.maxDurationText}) after ${run.done} of ${total} runs; ${throttled}`,
     });
   if (notRun)
     return finish({
@@ -246,26 +249,50 @@ export async function runCheck(
   if (timedOut)
     return finish({
       status: "incomplete",
-      reason: `stopped by the time limit (--max-duration ${e.maxDurationText}) after ${run.done} of ${e.runs} runs`,
+      reason: `stopped by the time limit (--max-duration ${e.maxDurationText}) after ${run.done} of ${total} runs`,
     });
   return finish({ status: "passed" });
+}
+
+/** The check's own line on where a shrunk failure starts, if it has one (never fails the run). */
+async function explain(run: CheckRun, last: Outcome): Promise<string | undefined> {
+  const explainer = run.def.explain;
+  if (!explainer) return undefined;
+  try {
+    return await explainer(last.case, {
+      ctx: run.e.rules,
+      resend: async (c) => {
+        const o = await run.exec(c, last.batch);
+        if (!o.answer) throw new Error("explain: no answer");
+        return o.answer;
+      },
+      neighbour: () => Promise.reject(new Error("explain: no neighbour calls")),
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Shrinks the first failing case sequentially, exactly as `fc.check` with that seed would. */
 async function shrink(
   run: CheckRun,
   seed: number,
-  index: number,
+  at: number,
   original: Outcome,
+  examples: number,
 ): Promise<Failure> {
   const { e } = run;
   let last = original;
   let note: string | undefined;
-  let path = String(index);
+  // Generated cases are numbered after the examples; fast-check's path counts them from 0.
+  const index = at - examples;
+  let path = index < 0 ? `example ${at + 1} of ${examples}` : String(index);
   let shrinks = 0;
+  let explained: string | undefined;
   const violation =
     original.verdict && !original.verdict.ok ? original.verdict.violation : undefined;
   if (violation?.kind === "no-answer") note = "not shrunk: the provider did not answer";
+  else if (index < 0) note = "an example, sent as it is (the smallest body of its kind)";
   else {
     const batch = run.batches?.dedicated("shrink");
     const property = fc.asyncProperty(run.arb, async (c) => {
@@ -295,6 +322,8 @@ async function shrink(
       interruptAfterTimeLimit: Math.max(1_000, e.deadline - performance.now()),
       markInterruptAsFailure: false,
     });
+    // Before the shrink's state is closed: a probe of a push needs its login user.
+    if (details.failed && last.verdict && !last.verdict.ok) explained = await explain(run, last);
     if (batch) {
       run.batches?.close(batch);
       await run.batches?.drain();
@@ -316,7 +345,7 @@ async function shrink(
   const readBack = v?.readBack?.exchange();
   const states = e.states;
   return {
-    message: v?.violation.message ?? "failed",
+    message: `${v?.violation.message ?? "failed"}${explained ? `; ${explained}` : ""}`,
     ...(v
       ? {
           rule: v.violation.rule,

@@ -1,17 +1,28 @@
 import {
   acceptanceProblem,
+  classifyRequestBody,
   DETAILED_OPERATION_IDS,
   type DetailedOperationId,
   detailedOperations,
+  formatPath,
   PROVIDER_STATES,
 } from "@idp/contracts";
-import { caseArb, goodAuth, validBody } from "./requests.ts";
+import fc from "fast-check";
+import { caseArb, goodAuth, stressedValidBody, validBody } from "./requests.ts";
 import type { Case, CheckDef, JudgeIo, RuleModule, Verdict } from "./types.ts";
 import { fromProblem, noAnswer, PASS } from "./verdict.ts";
 
-/** The same body under another schema name (the only change R4's retry makes). */
-function renamed(c: Case, name: string): Case {
+/**
+ * The same body under another schema name (the only change R4's retry makes): a name never sent,
+ * as long as the original in code points where it can be (the fresh name, then the original's own
+ * tail), so a provider that refuses long names still refuses the retry.
+ */
+function renamed(c: Case, fresh: string): Case {
   const body = JSON.parse(c.body.text) as { schema: Record<string, unknown> };
+  const original = [...String(body.schema.name ?? "")];
+  const head = [...fresh];
+  const name =
+    original.length > head.length ? [...head, ...original.slice(head.length)].join("") : fresh;
   const text = JSON.stringify({ ...body, schema: { ...body.schema, name } });
   return {
     ...c,
@@ -36,6 +47,78 @@ async function judgeCreate(c: Case, status: number, io: JudgeIo): Promise<Verdic
   return undefined;
 }
 
+type Path = (string | number)[];
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const codePoints = (s: string) => [...s].length;
+
+/**
+ * The longest string value and the container with the most items or keys, with their paths;
+ * walked with a stack (a stressed body may nest thousands of levels).
+ */
+function largestParts(body: unknown) {
+  let text: { path: Path; n: number } | undefined;
+  let container: { path: Path; n: number; array: boolean } | undefined;
+  const stack: [unknown, Path][] = [[body, []]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, path] = item;
+    if (typeof v === "string") {
+      const n = codePoints(v);
+      if (!text || n > text.n) text = { path, n };
+    } else if (Array.isArray(v) || isObject(v)) {
+      const entries: [string | number, unknown][] = Array.isArray(v)
+        ? [...v.entries()]
+        : Object.entries(v);
+      if (path.length > 1 && (!container || entries.length > container.n))
+        container = { path, n: entries.length, array: Array.isArray(v) };
+      for (const [k, child] of entries.reverse()) stack.push([child, [...path, k]]);
+    }
+  }
+  return { text, container };
+}
+
+/** `body` with the value at `path` replaced by `f(value)`. */
+function change(body: unknown, path: Path, f: (v: unknown) => unknown): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return f(body);
+  if (Array.isArray(body)) return body.map((v, i) => (i === head ? change(v, rest, f) : v));
+  const o = body as Record<string, unknown>;
+  return { ...o, [head]: change(o[head as string], rest, f) };
+}
+
+/**
+ * Where a shrunk R4 failure starts: the same body with its longest string one code point shorter,
+ * or its largest array or map one item shorter, sent once each; the first that is accepted names
+ * the size at which the provider starts refusing.
+ */
+async function explainSize(op: DetailedOperationId, c: Case, io: JudgeIo) {
+  const body = JSON.parse(c.body.text) as unknown;
+  const { text, container } = largestParts(body);
+  const probes: { path: Path; n: number; cut: (v: unknown) => unknown; unit: string }[] = [];
+  if (text && text.n > 1)
+    probes.push({ ...text, unit: "code points", cut: (v) => [...String(v)].slice(0, -1).join("") });
+  if (container && container.n > 1)
+    probes.push({
+      path: container.path,
+      n: container.n,
+      unit: container.array ? "items" : "keys",
+      cut: (v) =>
+        Array.isArray(v)
+          ? v.slice(0, -1)
+          : Object.fromEntries(Object.entries(v as object).slice(0, -1)),
+    });
+  for (const p of probes) {
+    const smaller = change(body, p.path, p.cut);
+    let probe: Case = { ...c, body: { ...c.body, text: JSON.stringify(smaller) } };
+    // A create under a name never sent: the same length, unless the name is what was cut.
+    if (op === "createSchema") probe = renamed(probe, io.ctx.freshSchemaName());
+    const answer = await io.resend(probe);
+    if (answer.raw.kind !== "response" || acceptanceProblem(op, answer.raw.status)) continue;
+    return `a ${formatPath(p.path)} of ${p.n} ${p.unit} is refused; ${p.n - 1} is accepted`;
+  }
+  return undefined;
+}
+
 const acceptedCheck = (op: DetailedOperationId): CheckDef => ({
   info: {
     id: `R4.valid-accepted.${op}`,
@@ -46,15 +129,31 @@ const acceptedCheck = (op: DetailedOperationId): CheckDef => ({
   ...(op === "pushToUserDevices"
     ? { state: () => ({ name: PROVIDER_STATES.loginUserExists }) }
     : {}),
-  cases: (ctx) => caseArb(op, validBody(op, ctx), goodAuth(ctx)),
+  // One case in ten is a stressed body whose expected outcome is valid (long strings, many keys
+  // in a map, large arrays, unknown keys): R4 holds them to a success, R6 only to no 5xx.
+  cases: (ctx) => {
+    const stressed = stressedValidBody(op, ctx);
+    const valid = validBody(op, ctx);
+    const body = stressed
+      ? fc.oneof({ weight: 9, arbitrary: valid }, { weight: 1, arbitrary: stressed })
+      : valid;
+    return caseArb(op, body, goodAuth(ctx));
+  },
   judge: async (c, answer, io) => {
     const none = noAnswer("R4", answer);
     if (none) return none;
+    // A stressed body is R4's only when the contract, reading the exact text, calls it valid.
+    if (
+      c.body.kind === "stress" &&
+      classifyRequestBody(op, c.body.text, io.ctx.profile).outcome !== "valid"
+    )
+      return PASS;
     const status = answer.raw.kind === "response" ? answer.raw.status : 0;
     const problem = acceptanceProblem(op, status);
     if (!problem) return PASS;
     return (await judgeCreate(c, status, io)) ?? fromProblem(problem, answer);
   },
+  explain: (c, io) => explainSize(op, c, io),
   weight: 1,
   expects: () => ({
     status: [detailedOperations[op].successStatus],

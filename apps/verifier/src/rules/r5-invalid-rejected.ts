@@ -5,7 +5,7 @@ import {
   PROVIDER_STATES,
   rejectionProblem,
 } from "@idp/contracts";
-import { caseArb, goodAuth, invalidBody } from "./requests.ts";
+import { caseArb, goodAuth, invalidBody, invalidExamples, toCase } from "./requests.ts";
 import type { CheckDef, RuleModule } from "./types.ts";
 import { judgeResponse } from "./verdict.ts";
 
@@ -28,6 +28,7 @@ const rejectedCheck = (op: DetailedOperationId): CheckDef => ({
       }
     : {}),
   cases: (ctx) => caseArb(op, invalidBody(op, ctx), goodAuth(ctx)),
+  examples: (ctx) => invalidExamples(op, ctx).map((body) => toCase(op, body, ctx)),
   judge: (c, answer, { ctx }) =>
     judgeResponse("R5", answer, (res) =>
       rejectionProblem(op, c.body.text, res.status, ctx.profile),

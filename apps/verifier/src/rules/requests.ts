@@ -6,7 +6,16 @@ import {
   neighbourPath,
   operationPath,
 } from "@idp/contracts";
-import { invalidBodyArb, requestBodyText, stressBodyArb, validBodyArb } from "@idp/generators";
+import {
+  GeneratorError,
+  type InvalidBodyCase,
+  invalidBodyArb,
+  invalidBodyExamples,
+  largeValidBodyArb,
+  requestBodyText,
+  stressBodyArb,
+  validBodyArb,
+} from "@idp/generators";
 import fc from "fast-check";
 import type { OutgoingRequest } from "../http/exchange.ts";
 import { AUTH_VARIANTS, type AuthSpec, authVariantArb, validAuth } from "./auth.ts";
@@ -19,20 +28,70 @@ import type { Case, Credentials, RuleContext, SentBody } from "./types.ts";
 /** Push path ids as generated (checks that run in a provider state use their batch's id instead). */
 export const pathIdArb = fc.stringMatching(/^[A-Za-z0-9_-]{1,16}$/);
 
+/**
+ * Valid bodies at every size: nine in ten small (at most 5 items per container), one in ten large
+ * (long strings in every string and key, or many items; up to 1 MiB), so R4 holds large bodies to
+ * a success too (conformance.md §2 knows no bounds; a profile's `bounds` keep both within its own).
+ */
 export function validBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
-  return validBodyArb(op, { profile: ctx.profile, maxLength: 5 }).map((body) => ({
+  const small = validBodyArb(op, { profile: ctx.profile, maxLength: 5 }).map((body) => ({
     text: JSON.stringify(body),
     kind: "valid" as const,
     note: "a valid body",
   }));
+  const large = largeValidBodyArb(op, { profile: ctx.profile }).map((body) => {
+    const text = JSON.stringify(body);
+    return {
+      text,
+      kind: "valid" as const,
+      note: `a large valid body (${Buffer.byteLength(text)} bytes)`,
+    };
+  });
+  return fc.oneof({ weight: 9, arbitrary: small }, { weight: 1, arbitrary: large });
 }
 
+/**
+ * The stress kinds R4 holds to a success. Not deep nesting or extreme numbers: RFC 8259 §9 lets a
+ * JSON reader limit the depth of nesting and the range of numbers (Jackson and Python stop near
+ * 1,000 levels; 1e400 is no double), so those stay R6's (no 5xx) and R3's (a documented status).
+ */
+const R4_STRESS_KINDS = ["long-string", "unicode", "many-keys", "large-array"] as const;
+
+/** Stressed bodies a conforming provider must accept (expected `valid`): R4's share of the stress. */
+export function stressedValidBody(
+  op: DetailedOperationId,
+  ctx: RuleContext,
+): fc.Arbitrary<SentBody> | undefined {
+  try {
+    return stressBodyArb(op, {
+      profile: ctx.profile,
+      onlyValid: true,
+      kinds: R4_STRESS_KINDS,
+    }).map((c) => ({
+      text: c.text,
+      kind: "stress" as const,
+      note: c.description,
+    }));
+  } catch (e) {
+    // A profile whose bounds cover every place leaves no stressed body valid: none to send.
+    if (e instanceof GeneratorError) return undefined;
+    throw e;
+  }
+}
+
+const invalidSent = (c: InvalidBodyCase): SentBody => ({
+  text: requestBodyText(c),
+  kind: "invalid" as const,
+  note: c.violation,
+});
+
 export function invalidBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
-  return invalidBodyArb(op, { profile: ctx.profile }).map((c) => ({
-    text: requestBodyText(c),
-    kind: "invalid" as const,
-    note: c.violation,
-  }));
+  return invalidBodyArb(op, { profile: ctx.profile }).map(invalidSent);
+}
+
+/** Every wrong type at every field, once, and each non-object body and wrapper (R5 sends these first). */
+export function invalidExamples(op: DetailedOperationId, ctx: RuleContext): SentBody[] {
+  return invalidBodyExamples(op, { profile: ctx.profile }).map(invalidSent);
 }
 
 export function stressBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
@@ -61,6 +120,17 @@ export function caseArb(
   return needsId
     ? fc.record({ operation: fc.constant(op), pathId: pathIdArb, body, auth })
     : fc.record({ operation: fc.constant(op), body, auth });
+}
+
+/** One fixed case with good credentials (an example, sent as it is). */
+export function toCase(op: DetailedOperationId, body: SentBody, ctx: RuleContext): Case {
+  const needsId = detailedOperations[op].pathParameters.length > 0;
+  return {
+    operation: op,
+    ...(needsId ? { pathId: "example" } : {}),
+    body,
+    auth: validAuth(ctx.credentials),
+  };
 }
 
 export const goodAuth = (ctx: RuleContext): fc.Arbitrary<AuthSpec> =>

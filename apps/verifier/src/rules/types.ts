@@ -124,7 +124,18 @@ export interface CheckDef {
   /** Only reads whether provider states are available (the plan asks before a context exists). */
   readonly state?: (ctx: Pick<RuleContext, "statesAvailable">) => StateNeed | undefined;
   readonly cases: (ctx: RuleContext) => fc.Arbitrary<Case>;
+  /**
+   * Cases sent before the generated ones, every run the same (R5: every wrong type at every
+   * field). A failing example is reported as it is: it is already the smallest of its kind.
+   */
+  readonly examples?: (ctx: RuleContext) => readonly Case[];
   readonly judge: (c: Case, answer: Answer, io: JudgeIo) => Verdict | Promise<Verdict>;
+  /**
+   * After shrinking: one line on where the failure starts, found by sending the smallest failing
+   * case once more with one thing made smaller (R4: "a schema.name of 65 code points is refused;
+   * 64 is accepted"). Undefined when nothing smaller passes.
+   */
+  readonly explain?: (c: Case, io: JudgeIo) => Promise<string | undefined>;
   /** How costly its cases are, to deal checks to threads: 1 for plain bodies, more for stress. */
   readonly weight: number;
   /** What the answer to a failure's request must be: a replay file asserts it. */

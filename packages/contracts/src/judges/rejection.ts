@@ -2,7 +2,7 @@ import { type BodyViolation, classifyRequestBody } from "../classify-body.ts";
 import type { DetailedOperationId } from "../operations.ts";
 import { type ContractProfile, defaultProfile } from "../profiles.ts";
 import type { RuleSource } from "../rules.ts";
-import type { ClientErrorStatus } from "../violations.ts";
+import type { ClientErrorStatus, ViolationKind } from "../violations.ts";
 import { oneLine, type Problem } from "./problem.ts";
 
 /** The status a profile pins for an invalid body (R5), why, and where the pin comes from. */
@@ -10,7 +10,7 @@ export interface ExpectedRejection {
   readonly status: ClientErrorStatus;
   /** The first violation the profile asserts. */
   readonly violation: BodyViolation;
-  /** The source of `statusMapping.<operation>.<violation kind>`. */
+  /** The source of `statusMapping.<operation>.<violation kind>`, or of the bound it breaks. */
   readonly source: RuleSource;
 }
 
@@ -29,7 +29,9 @@ export function expectedRejection(
   return {
     status: c.status,
     violation: c.violation,
-    source: profile.sourceOf(`statusMapping.${operation}.${c.violation.kind}`),
+    source: c.violation.bound
+      ? profile.sourceOf(`bounds.${c.violation.bound.key}`)
+      : profile.sourceOf(`statusMapping.${operation}.${c.violation.kind as ViolationKind}`),
   };
 }
 

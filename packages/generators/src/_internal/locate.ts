@@ -23,6 +23,8 @@ export function picksArb(
   overrides: Readonly<Record<string, fc.Arbitrary<unknown>>>,
   freshAtLast: boolean,
   maxLength: number,
+  /** Brings a fresh value within the profile's bounds at its pattern (§6). */
+  fit?: (pattern: string, value: unknown) => unknown,
 ): fc.Arbitrary<Pick[]> {
   const options = { overrides, maxLength };
   return fc.tuple(
@@ -32,8 +34,11 @@ export function picksArb(
       const child = slots.find((s) => s.pattern === formatPattern(prefix));
       if (!child) return fc.constant(undefined);
       const needsFresh = seg.kind !== "key" ? !last : child.optional && !last;
+      const pattern = formatPattern(prefix);
       const fresh = needsFresh
-        ? zodArbitrary(child.schema, { ...options, at: prefix })
+        ? zodArbitrary(child.schema, { ...options, at: prefix }).map((v) =>
+            fit ? fit(pattern, v) : v,
+          )
         : fc.constant(null);
       if (seg.kind === "key" && !needsFresh) return fc.constant(undefined);
       return fc.record({ index: fc.nat(), key: anyKey, fresh });
