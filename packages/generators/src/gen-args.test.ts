@@ -89,20 +89,20 @@ describe("parseGenArgs", () => {
   });
 
   it.each([
-    [["push", "--count", "-1"], "--count must be a whole number >= 1 (received -1)"],
-    [["push", "--count", "0"], "--count must be a whole number >= 1 (received 0)"],
-    [["push", "--count", "ten"], "--count must be a whole number >= 1 (received ten)"],
-    [["push", "--count"], "--count needs a value: N"],
-    [["push", "--count", "--invalid"], "--count needs a value: N"],
+    [["push", "--count", "-1"], '--count must be a whole number >= 1 (received "-1")'],
+    [["push", "--count", "0"], '--count must be a whole number >= 1 (received "0")'],
+    [["push", "--count", "ten"], '--count must be a whole number >= 1 (received "ten")'],
+    [["push", "--count"], "--count needs a value (N)"],
+    [["push", "--count", "--invalid"], "--count needs a value (N)"],
     [
       ["push", "--seed", "1.5"],
-      "--seed must be a whole number from -2147483648 to 2147483647 (received 1.5)",
+      '--seed must be a whole number from -2147483648 to 2147483647 (received "1.5")',
     ],
-    [["push", "--cout", "3"], "unknown option --cout: did you mean --count?"],
-    [["push", "--invaild"], "unknown option --invaild: did you mean --invalid?"],
-    [["push", "--max-dept", "3"], "unknown option --max-dept: did you mean --max-depth?"],
-    [["push", "--colour"], "unknown option --colour (expected one of --invalid, --stress, "],
-    [["push", "-c", "3"], "unknown option -c (expected one of"],
+    [["push", "--cout", "3"], "unknown option --cout (did you mean --count?)"],
+    [["push", "--invaild"], "unknown option --invaild (did you mean --invalid?)"],
+    [["push", "--max-dept", "3"], "unknown option --max-dept (did you mean --max-depth?)"],
+    [["push", "--colour"], "unknown option --colour"],
+    [["push", "-c", "3"], "unknown option -c"],
     [
       ["pus"],
       'unknown operation "pus": did you mean push? (expected one of create-schema, push, clustering-rules)',
@@ -131,7 +131,7 @@ describe("parseGenArgs", () => {
       ["push", "--invalid", "--max-body-bytes", "70000"],
       "--max-body-bytes applies only to --stress and valid bodies (without --invalid or --stress)",
     ],
-    [["push", "--invalid=yes"], '--invalid takes no value (received "yes")'],
+    [["push", "--invalid=yes"], "--invalid takes no value"],
     [["push", "--invalid", "--stress"], "--invalid and --stress cannot be combined: choose one"],
     [["push", "--max-depth", "5"], "--max-depth applies only to --stress"],
     [
@@ -144,7 +144,7 @@ describe("parseGenArgs", () => {
     ],
     [
       ["push", "--stress", "--max-body-bytes", "1000"],
-      "--max-body-bytes must be a whole number >= 65536 (received 1000)",
+      '--max-body-bytes must be a whole number >= 65536 (received "1000")',
     ],
   ])("should reject %j with one line saying what is expected", (argv, message) => {
     const call = () => parseGenArgs(argv, () => 1);

@@ -7,7 +7,16 @@ import {
   loadProfile,
   ProfileError,
 } from "@idp/contracts";
+import {
+  CliError,
+  type FlagSpec,
+  type FlagTable,
+  parseFlagValues,
+  readFlags,
+  wholeNumber,
+} from "@idp/contracts/cli";
 import type fc from "fast-check";
+import { z } from "zod";
 import { GeneratorError } from "./errors.ts";
 import {
   MIN_STRESS_BODY_BYTES,
@@ -45,58 +54,112 @@ export interface GenOptions {
   readonly stress: Omit<StressConstraints, "profile">;
 }
 
-/** Options as they are read, before the mode is known. */
-interface Draft {
-  invalid?: boolean;
-  stress?: boolean;
-  count?: number;
-  seed?: number;
-  profile?: ContractProfile;
-  maxLength?: number;
-  size?: fc.Size | "huge";
-  kinds?: StressKind[];
-  maxDepth?: number;
-  maxStringLength?: number;
-  maxKeys?: number;
-  maxArrayLength?: number;
-  maxBodyBytes?: number;
-}
-
 /** Where the command runs: relative paths (a profile file) resolve from `cwd`. */
 export interface GenContext {
   readonly cwd?: string;
 }
 
-/** One command-line option: a switch, or a flag with a value read by `set`. */
-interface OptionSpec {
-  readonly name: string;
-  /** The value's placeholder in --help; absent for a switch. */
-  readonly value?: string;
-  readonly help: string;
-  readonly default?: string;
-  /** The option means something only in these modes. */
-  readonly only?: readonly GenMode[];
-  readonly set: (draft: Draft, text: string, context: GenContext) => void;
-}
+/**
+ * idp-gen's flags, read by the toolkit's shared parser (@idp/contracts/cli) in --help order; `ONLY`
+ * says which modes a flag means something in.
+ */
+const FLAGS = {
+  invalid: {
+    type: "boolean",
+    description:
+      "invalid bodies, each breaking one rule, with the status the profile pins (conformance.md §3)",
+  },
+  stress: {
+    type: "boolean",
+    description:
+      "bodies under structural stress (deep nesting, long strings, many keys, large arrays, extreme numbers, unusual Unicode), each with its expected outcome",
+  },
+  count: { type: "string", value: "N", defaultText: "10", description: "how many lines to print" },
+  seed: {
+    type: "string",
+    value: "S",
+    defaultText: "drawn at random and printed on stderr",
+    description: "a 32-bit signed integer; the same seed prints the same lines",
+  },
+  profile: {
+    type: "string",
+    value: "default|strict|PATH",
+    defaultText: "default",
+    description:
+      "how bodies are read and which status an invalid body expects (conformance.md §6): strict also calls missing fields, unknown keys and values beyond those in use invalid; PATH is a profile file (JSON, relative to the directory the command was run from), e.g. profiles/observed-service.json; its bounds keep valid bodies within them",
+  },
+  "max-length": {
+    type: "string",
+    value: "N",
+    defaultText: "10",
+    description: "most elements of each array and keys of each map",
+  },
+  size: {
+    type: "string",
+    value: "xsmall|small|medium|large|xlarge|huge",
+    defaultText: "small",
+    description:
+      "how large arrays and maps tend to be, up to --max-length (fast-check's size); huge: the large valid bodies idp-verify sends to R4, half with strings up to 2,048 code points in every string field and map key, half with up to 128 fields or features and dozens of labels and keywords, each cut to fit --max-body-bytes (--max-length does not apply)",
+  },
+  kinds: {
+    type: "string",
+    value: "LIST",
+    defaultText: "all",
+    description: `comma list of ${STRESS_KINDS.join(", ")}`,
+  },
+  "max-depth": {
+    type: "string",
+    value: "N",
+    defaultText: String(STRESS_DEFAULTS.maxDepth),
+    description: "deepest nesting",
+  },
+  "max-string-length": {
+    type: "string",
+    value: "N",
+    defaultText: String(STRESS_DEFAULTS.maxStringLength),
+    description: "longest string in code points, and most digits of a number",
+  },
+  "max-keys": {
+    type: "string",
+    value: "N",
+    defaultText: String(STRESS_DEFAULTS.maxKeys),
+    description: "most keys of one object",
+  },
+  "max-array-length": {
+    type: "string",
+    value: "N",
+    defaultText: String(STRESS_DEFAULTS.maxArrayLength),
+    description: "most elements of one array",
+  },
+  "max-body-bytes": {
+    type: "string",
+    value: "N",
+    defaultText: `${STRESS_DEFAULTS.maxBodyBytes} (1 MiB)`,
+    description: `largest body in UTF-8 bytes, at least ${MIN_STRESS_BODY_BYTES}; sizes are cut to fit (valid bodies: with --size huge)`,
+  },
+  version: { type: "boolean", description: "print the version and exit" },
+  help: { type: "boolean", short: "h", description: "print this help and exit (also -h)" },
+} as const satisfies FlagTable;
 
-const usage = (message: string) => new GeneratorError("E_USAGE", message);
+type Flag = keyof typeof FLAGS;
 
-function wholeNumber(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER) {
-  const n = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
-  const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-  throw usage(`${flag} must be a whole number ${range} (received ${text === "" ? '""' : text})`);
-}
+/** The modes a flag means something in (absent: every mode). */
+const ONLY: { readonly [F in Flag]?: readonly GenMode[] } = {
+  "max-length": ["valid"],
+  size: ["valid"],
+  kinds: ["stress"],
+  "max-depth": ["stress"],
+  "max-string-length": ["stress"],
+  "max-keys": ["stress"],
+  "max-array-length": ["stress"],
+  "max-body-bytes": ["stress", "valid"],
+};
 
-function oneOf<T>(flag: string, text: string, choices: Readonly<Record<string, T>>): T {
-  const value = Object.hasOwn(choices, text) ? choices[text] : undefined;
-  if (value !== undefined) return value;
-  const names = Object.keys(choices);
-  const guess = didYouMean(text, names);
-  throw usage(
-    `${flag} must be one of ${names.join(", ")} (received "${text}")${guess ? `: did you mean ${guess}?` : ""}`,
-  );
-}
+const MODE_FLAG: Readonly<Record<GenMode, string>> = {
+  valid: "valid bodies (without --invalid or --stress)",
+  invalid: "--invalid",
+  stress: "--stress",
+};
 
 /** A built-in profile or a profile file (conformance.md §6); a bad file is one usage line. */
 function profileArg(text: string, context: GenContext): ContractProfile {
@@ -104,159 +167,54 @@ function profileArg(text: string, context: GenContext): ContractProfile {
     return loadProfile(text, context.cwd === undefined ? {} : { cwd: context.cwd });
   } catch (e) {
     // ProfileError's message names the file, the key and what was expected, on one line.
-    if (e instanceof ProfileError) throw new GeneratorError("E_USAGE", e.message, { cause: e });
+    if (e instanceof ProfileError) throw new CliError(e.message);
     throw e;
   }
 }
-const SIZES: Readonly<Record<string, fc.Size | "huge">> = {
-  xsmall: "xsmall",
-  small: "small",
-  medium: "medium",
-  large: "large",
-  xlarge: "xlarge",
-  huge: "huge",
-};
 
-function kindList(text: string): StressKind[] {
+const SIZES = ["xsmall", "small", "medium", "large", "xlarge", "huge"] as const;
+
+const kindList = z.string().transform((text, ctx) => {
   const kinds = text.split(",").map((k) => k.trim());
   for (const kind of kinds)
     if (!(STRESS_KINDS as readonly string[]).includes(kind)) {
       const guess = didYouMean(kind, STRESS_KINDS);
-      throw usage(
-        `--kinds: unknown kind "${kind}"${guess ? `: did you mean ${guess}?` : ""} (expected a comma list of ${STRESS_KINDS.join(", ")})`,
-      );
+      ctx.addIssue({
+        code: "custom",
+        message: `--kinds: unknown kind "${kind}"${guess ? `: did you mean ${guess}?` : ""} (expected a comma list of ${STRESS_KINDS.join(", ")})`,
+      });
+      return z.NEVER;
     }
   return kinds as StressKind[];
-}
+});
 
-const stressLimit =
-  (key: keyof typeof STRESS_DEFAULTS, flag: string, min = 1) =>
-  (d: Draft, t: string) => {
-    d[key] = wholeNumber(flag, t, min);
-  };
+/** A size word, with "did you mean" for a near miss. */
+const sizeWord = z.string().transform((text, ctx) => {
+  if ((SIZES as readonly string[]).includes(text)) return text as (typeof SIZES)[number];
+  const guess = didYouMean(text, SIZES);
+  ctx.addIssue({
+    code: "custom",
+    message: `--size must be one of ${SIZES.join(", ")} (received "${text}")${guess ? `: did you mean ${guess}?` : ""}`,
+  });
+  return z.NEVER;
+});
 
-/** Every option of idp-gen, in --help order: adding an option is adding one entry here. */
-const OPTIONS: readonly OptionSpec[] = [
-  {
-    name: "invalid",
-    help: "invalid bodies, each breaking one rule, with the status the profile pins (conformance.md §3)",
-    set: (d) => {
-      d.invalid = true;
-    },
-  },
-  {
-    name: "stress",
-    help: "bodies under structural stress (deep nesting, long strings, many keys, large arrays, extreme numbers, unusual Unicode), each with its expected outcome",
-    set: (d) => {
-      d.stress = true;
-    },
-  },
-  {
-    name: "count",
-    value: "N",
-    default: "10",
-    help: "how many lines to print",
-    set: (d, t) => {
-      d.count = wholeNumber("--count", t, 1);
-    },
-  },
-  {
-    name: "seed",
-    value: "S",
-    default: "drawn at random and printed on stderr",
-    help: "a 32-bit signed integer; the same seed prints the same lines",
-    set: (d, t) => {
-      d.seed = wholeNumber("--seed", t, -(2 ** 31), 2 ** 31 - 1);
-    },
-  },
-  {
-    name: "profile",
-    value: "default|strict|PATH",
-    default: "default",
-    help: "how bodies are read and which status an invalid body expects (conformance.md §6): strict also calls missing fields, unknown keys and values beyond those in use invalid; PATH is a profile file (JSON, relative to the directory the command was run from), e.g. profiles/observed-service.json",
-    set: (d, t, context) => {
-      d.profile = profileArg(t, context);
-    },
-  },
-  {
-    name: "max-length",
-    value: "N",
-    default: "10",
-    only: ["valid"],
-    help: "most elements of each array and keys of each map",
-    set: (d, t) => {
-      d.maxLength = wholeNumber("--max-length", t, 0);
-    },
-  },
-  {
-    name: "size",
-    value: "xsmall|small|medium|large|xlarge|huge",
-    default: "small",
-    only: ["valid"],
-    help: "how large arrays and maps tend to be, up to --max-length (fast-check's size); huge: the large valid bodies idp-verify sends to R4, half with strings up to 2,048 code points in every string field and map key, half with up to 128 fields or features and dozens of labels and keywords, each cut to fit --max-body-bytes (--max-length does not apply)",
-    set: (d, t) => {
-      d.size = oneOf("--size", t, SIZES);
-    },
-  },
-  {
-    name: "kinds",
-    value: "LIST",
-    default: "all",
-    only: ["stress"],
-    help: `comma list of ${STRESS_KINDS.join(", ")}`,
-    set: (d, t) => {
-      d.kinds = kindList(t);
-    },
-  },
-  {
-    name: "max-depth",
-    value: "N",
-    default: String(STRESS_DEFAULTS.maxDepth),
-    only: ["stress"],
-    help: "deepest nesting",
-    set: stressLimit("maxDepth", "--max-depth"),
-  },
-  {
-    name: "max-string-length",
-    value: "N",
-    default: String(STRESS_DEFAULTS.maxStringLength),
-    only: ["stress"],
-    help: "longest string in code points, and most digits of a number",
-    set: stressLimit("maxStringLength", "--max-string-length"),
-  },
-  {
-    name: "max-keys",
-    value: "N",
-    default: String(STRESS_DEFAULTS.maxKeys),
-    only: ["stress"],
-    help: "most keys of one object",
-    set: stressLimit("maxKeys", "--max-keys"),
-  },
-  {
-    name: "max-array-length",
-    value: "N",
-    default: String(STRESS_DEFAULTS.maxArrayLength),
-    only: ["stress"],
-    help: "most elements of one array",
-    set: stressLimit("maxArrayLength", "--max-array-length"),
-  },
-  {
-    name: "max-body-bytes",
-    value: "N",
-    default: `${STRESS_DEFAULTS.maxBodyBytes} (1 MiB)`,
-    only: ["stress", "valid"],
-    help: `largest body in UTF-8 bytes, at least ${MIN_STRESS_BODY_BYTES}; sizes are cut to fit (valid bodies: with --size huge)`,
-    set: stressLimit("maxBodyBytes", "--max-body-bytes", MIN_STRESS_BODY_BYTES),
-  },
-  { name: "version", help: "print the version and exit", set: () => {} },
-  { name: "help", help: "print this help and exit (also -h)", set: () => {} },
-];
-
-const MODE_FLAG: Readonly<Record<GenMode, string>> = {
-  valid: "valid bodies (without --invalid or --stress)",
-  invalid: "--invalid",
-  stress: "--stress",
-};
+/** The flags' values, as zod reads them (each message names its flag). */
+const valuesSchema = z.object({
+  invalid: z.boolean().optional(),
+  stress: z.boolean().optional(),
+  count: wholeNumber("--count", 1).optional(),
+  seed: wholeNumber("--seed", -(2 ** 31), 2 ** 31 - 1).optional(),
+  profile: z.string().optional(),
+  "max-length": wholeNumber("--max-length", 0).optional(),
+  size: sizeWord.optional(),
+  kinds: kindList.optional(),
+  "max-depth": wholeNumber("--max-depth", 1).optional(),
+  "max-string-length": wholeNumber("--max-string-length", 1).optional(),
+  "max-keys": wholeNumber("--max-keys", 1).optional(),
+  "max-array-length": wholeNumber("--max-array-length", 1).optional(),
+  "max-body-bytes": wholeNumber("--max-body-bytes", MIN_STRESS_BODY_BYTES).optional(),
+});
 
 /**
  * Reads idp-gen's argv into options; `randomSeed` supplies the seed when `--seed` is absent, and
@@ -274,93 +232,75 @@ export function parseGenArgs(
   const flags = end < 0 ? argv : argv.slice(0, end);
   if (flags.includes("--help") || flags.includes("-h")) return "help";
   if (flags.includes("--version")) return "version";
-
-  const draft: Draft = {};
-  const given: OptionSpec[] = [];
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    if (arg === "--") {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-" || /^-\d/.test(arg)) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const head = eq < 0 ? arg : arg.slice(0, eq);
-    let text = eq < 0 ? undefined : arg.slice(eq + 1);
-    const name = head.replace(/^--?/, "");
-    const spec = head.startsWith("--") ? OPTIONS.find((o) => o.name === name) : undefined;
-    if (!spec) {
-      const guess = didYouMean(
-        name,
-        OPTIONS.map((o) => o.name),
-      );
-      const expected = OPTIONS.map((o) => `--${o.name}`).join(", ");
-      throw usage(
-        `unknown option ${head}${guess ? `: did you mean --${guess}?` : ` (expected one of ${expected})`}`,
-      );
-    }
-    if (spec.value === undefined) {
-      if (text !== undefined) throw usage(`--${spec.name} takes no value (received "${text}")`);
-      text = "";
-    } else if (text === undefined) {
-      const next = argv[i + 1];
-      if (next === undefined || (next.startsWith("--") && next.length > 2))
-        throw usage(`--${spec.name} needs a value: ${spec.value}`);
-      text = next;
-      i++;
-    }
-    spec.set(draft, text, context);
-    given.push(spec);
+  try {
+    return readGenArgs(argv, randomSeed, context);
+  } catch (e) {
+    if (e instanceof CliError) throw new GeneratorError("E_USAGE", e.message, { cause: e });
+    throw e;
   }
+}
 
+function readGenArgs(
+  argv: readonly string[],
+  randomSeed: () => number,
+  context: GenContext,
+): GenOptions {
+  const { values, positionals } = readFlags(
+    FLAGS,
+    argv,
+    {},
+    { positionals: true, positionalHint: "idp-gen takes one operation" },
+  );
   const [name, ...extra] = positionals;
   const names = Object.keys(CLI_OPERATIONS);
-  if (name === undefined) throw usage(`missing operation: expected one of ${names.join(", ")}`);
+  if (name === undefined)
+    throw new CliError(`missing operation: expected one of ${names.join(", ")}`);
   const operation = CLI_OPERATIONS[name];
   if (operation === undefined) {
     const guess = didYouMean(name, names);
-    throw usage(
+    throw new CliError(
       `unknown operation "${name}"${guess ? `: did you mean ${guess}?` : ""} (expected one of ${names.join(", ")})`,
     );
   }
   if (extra.length > 0)
-    throw usage(`unexpected argument "${extra[0]}": idp-gen takes one operation ("${name}")`);
-  if (draft.invalid && draft.stress)
-    throw usage("--invalid and --stress cannot be combined: choose one");
-  const mode: GenMode = draft.invalid ? "invalid" : draft.stress ? "stress" : "valid";
-  const misplaced = given.find((o) => o.only !== undefined && !o.only.includes(mode));
-  if (misplaced?.only)
-    throw usage(
-      `--${misplaced.name} applies only to ${misplaced.only.map((m) => MODE_FLAG[m]).join(" and ")}`,
+    throw new CliError(
+      `unexpected argument "${extra[0]}": idp-gen takes one operation ("${name}")`,
     );
-  if (mode === "valid" && draft.maxBodyBytes !== undefined && draft.size !== "huge")
-    throw usage("--max-body-bytes applies to valid bodies only with --size huge");
-
-  const pick = <K extends keyof Draft>(...keys: K[]) => {
-    const out: Partial<Pick<Draft, K>> = {};
-    for (const key of keys) if (draft[key] !== undefined) out[key] = draft[key];
-    return out;
-  };
+  const v = parseFlagValues(valuesSchema, values);
+  if (v.invalid && v.stress)
+    throw new CliError("--invalid and --stress cannot be combined: choose one");
+  const mode: GenMode = v.invalid ? "invalid" : v.stress ? "stress" : "valid";
+  for (const [flag, modes] of Object.entries(ONLY) as [Flag, readonly GenMode[]][])
+    if (values[flag] !== undefined && !modes.includes(mode))
+      throw new CliError(
+        `--${flag} applies only to ${modes.map((m) => MODE_FLAG[m]).join(" and ")}`,
+      );
+  if (mode === "valid" && v["max-body-bytes"] !== undefined && v.size !== "huge")
+    throw new CliError("--max-body-bytes applies to valid bodies only with --size huge");
+  const defined = <T extends Record<string, unknown>>(o: T) =>
+    Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as {
+      [K in keyof T]?: Exclude<T[K], undefined>;
+    };
   return {
     operation,
     mode,
-    count: draft.count ?? 10,
-    seed: draft.seed ?? randomSeed(),
-    seedGiven: draft.seed !== undefined,
-    profile: draft.profile ?? defaultProfile,
-    valid: pick("maxLength", "size", "maxBodyBytes"),
-    stress: pick(
-      "kinds",
-      "maxDepth",
-      "maxStringLength",
-      "maxKeys",
-      "maxArrayLength",
-      "maxBodyBytes",
-    ),
+    count: v.count ?? 10,
+    seed: v.seed ?? randomSeed(),
+    seedGiven: v.seed !== undefined,
+    profile: v.profile === undefined ? defaultProfile : profileArg(v.profile, context),
+    valid: defined({
+      maxLength: v["max-length"],
+      size: v.size,
+      maxBodyBytes: mode === "valid" ? v["max-body-bytes"] : undefined,
+    }),
+    stress: defined({
+      kinds: v.kinds ? [...new Set(v.kinds)] : undefined,
+      maxDepth: v["max-depth"],
+      maxStringLength: v["max-string-length"],
+      maxKeys: v["max-keys"],
+      maxArrayLength: v["max-array-length"],
+      maxBodyBytes: mode === "stress" ? v["max-body-bytes"] : undefined,
+    }),
   };
 }
 
@@ -385,16 +325,17 @@ export function helpText(version: string): string {
     return [name, `${op.method} ${op.path}`] as const;
   });
   const opWidth = Math.max(...ops.map(([name]) => name.length)) + 3;
-  const flag = (o: OptionSpec) => `--${o.name}${o.value ? ` ${o.value}` : ""}`;
-  const option = (o: OptionSpec) => {
+  const option = ([name, o]: [string, FlagSpec]) => {
+    const only = ONLY[name as Flag];
     const notes = [
-      o.default === undefined ? undefined : `Default: ${o.default}.`,
-      o.only === undefined
-        ? undefined
-        : `Only for ${o.only.map((m) => MODE_FLAG[m]).join(" and ")}.`,
+      o.defaultText === undefined ? undefined : `Default: ${o.defaultText}.`,
+      only === undefined ? undefined : `Only for ${only.map((m) => MODE_FLAG[m]).join(" and ")}.`,
     ].filter((n) => n !== undefined);
-    const sentence = `${o.help.charAt(0).toUpperCase()}${o.help.slice(1)}.`;
-    return [`  ${flag(o)}`, ...wrap([sentence, ...notes].join(" "), 74, "      ")];
+    const sentence = `${o.description.charAt(0).toUpperCase()}${o.description.slice(1)}.`;
+    return [
+      `  --${name}${o.value ? ` ${o.value}` : ""}`,
+      ...wrap([sentence, ...notes].join(" "), 74, "      "),
+    ];
   };
   return [
     `idp-gen ${version}: request bodies for the IDP's three detailed operations, as NDJSON`,
@@ -406,7 +347,7 @@ export function helpText(version: string): string {
     ...ops.map(([name, what]) => `  ${name.padEnd(opWidth)}${what}`),
     "",
     "Options:",
-    ...OPTIONS.flatMap(option),
+    ...(Object.entries(FLAGS) as [string, FlagSpec][]).flatMap(option),
     "",
     "Output: one JSON value per line, each valid UTF-8 JSON.",
     "  valid (default)  the body itself, valid per conformance.md §2 and within the",

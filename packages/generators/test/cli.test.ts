@@ -45,8 +45,8 @@ describe("idp-gen (built)", () => {
 
   it.each([
     [["bogus"], 'unknown operation "bogus"'],
-    [["push", "--count", "-1"], "--count must be a whole number >= 1 (received -1)"],
-    [["push", "--cout", "3"], "unknown option --cout: did you mean --count?"],
+    [["push", "--count", "-1"], '--count must be a whole number >= 1 (received "-1")'],
+    [["push", "--cout", "3"], "unknown option --cout (did you mean --count?)"],
     [["push", "--invalid", "--stress"], "cannot be combined"],
   ])("should exit 2 with one line and no stack on bad input: %j", (argv, message) => {
     const r = run(argv);

@@ -25,14 +25,21 @@ export const httpUrl = (flag: string) =>
     error: (i) => `${flag} must be an http(s) URL (received ${JSON.stringify(shownUrl(i.input))})`,
   });
 
-/** A whole number in [min, max], from its text. */
-export const wholeNumber = (flag: string, min: number, max: number) =>
+/** A whole number in [min, max] (no upper bound when `max` is left out), from its text. */
+export const wholeNumber = (flag: string, min: number, max?: number) =>
   z
     .string()
-    .refine((s) => /^-?\d+$/.test(s.trim()) && Number(s) >= min && Number(s) <= max, {
-      error: (i) =>
-        `${flag} must be a whole number from ${min} to ${max} (received ${JSON.stringify(i.input)})`,
-    })
+    .refine(
+      (s) =>
+        /^[+-]?\d+$/.test(s.trim()) &&
+        Number.isSafeInteger(Number(s)) &&
+        Number(s) >= min &&
+        (max === undefined || Number(s) <= max),
+      {
+        error: (i) =>
+          `${flag} must be a whole number ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (received ${JSON.stringify(i.input)})`,
+      },
+    )
     .transform(Number);
 
 /** Any text but the empty one. */
