@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench:mutation [-- --checks R1,...,R8] [--mutate GLOB] [--runs N]`: Stryker mutates
+// `pnpm bench:mutation [--checks R1,...,R8] [--mutate GLOB] [--runs N] [--report FILE]`: Stryker mutates
 // apps/provider/src and idp-verify judges each mutant (bench/mutation/run-mutant.mjs): killed when
 // it fails the verification, survived when it passes. Prints killed/survived per file, then every
 // survivor that equivalent.json (the reviewed list: mutants no rule of the spec can tell apart from
@@ -17,29 +17,35 @@ const { values } = parseArgs({
     checks: { type: "string", default: "R1,R2,R3,R4,R5,R6,R7,R8,R9" },
     mutate: { type: "string" },
     runs: { type: "string", default: "20" },
+    // Summarise a finished run's JSON report (e.g. a copy kept from an earlier run) without running.
+    report: { type: "string" },
   },
 });
 const env = { ...process.env, MUTATION_CHECKS: values.checks, MUTATION_RUNS: values.runs };
-const build = spawnSync(
-  "pnpm",
-  ["exec", "turbo", "run", "build", "--filter=@idp/verifier...", "--output-logs=errors-only"],
-  { cwd: root, stdio: "inherit", env },
-);
-if (build.status !== 0) process.exit(1);
-const stryker = spawnSync(
-  "pnpm",
-  [
-    "exec",
-    "stryker",
-    "run",
-    "bench/mutation/stryker.config.mjs",
-    ...(values.mutate ? ["--mutate", values.mutate] : []),
-  ],
-  { cwd: root, stdio: "inherit", env },
-);
-if (stryker.status !== 0) process.exit(1);
+if (values.report === undefined) {
+  const build = spawnSync(
+    "pnpm",
+    ["exec", "turbo", "run", "build", "--filter=@idp/verifier...", "--output-logs=errors-only"],
+    { cwd: root, stdio: "inherit", env },
+  );
+  if (build.status !== 0) process.exit(1);
+  const stryker = spawnSync(
+    "pnpm",
+    [
+      "exec",
+      "stryker",
+      "run",
+      "bench/mutation/stryker.config.mjs",
+      ...(values.mutate ? ["--mutate", values.mutate] : []),
+    ],
+    { cwd: root, stdio: "inherit", env },
+  );
+  if (stryker.status !== 0) process.exit(1);
+}
 
-const report = JSON.parse(readFileSync(join(root, "reports/mutation/mutation.json"), "utf8"));
+const report = JSON.parse(
+  readFileSync(values.report ?? join(root, "reports/mutation/mutation.json"), "utf8"),
+);
 const equivalent = JSON.parse(readFileSync(join(root, "bench/mutation/equivalent.json"), "utf8"));
 /** A mutant as the reviewed list names it: file, mutator, the original code and its replacement. */
 const keyOf = (file, m, source) => {
