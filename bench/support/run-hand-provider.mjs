@@ -8,7 +8,12 @@
 //     [--user-before-body] [--missing-field reject|accept] [--port N]
 //   node bench/support/run-hand-provider.mjs --hostile hang|reset|drip|...   (no credentials needed)
 //
+// --record FILE writes every request it receives (method, path, headers, body) as NDJSON, in order
+// of arrival: bench:verifier replays them with a raw client. --stats FILE writes, when it stops,
+// how many requests arrived and when the first and the last did (epoch ms).
+//
 // Node >= 22.18 runs the package's TypeScript sources directly (type stripping).
+import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { parseArgs } from "node:util";
 import {
   FAULTS,
@@ -34,6 +39,8 @@ try {
       "missing-field": { type: "string", default: "reject" },
       hostile: { type: "string" },
       port: { type: "string", default: "0" },
+      record: { type: "string" },
+      stats: { type: "string" },
     },
   }));
 } catch (error) {
@@ -45,6 +52,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535)
   usage(`--port: expected an integer 0-65535, got "${values.port}"`);
 
 let running;
+const stats = { requests: 0, first: undefined, last: undefined, file: undefined, close: () => {} };
 if (values.hostile !== undefined) {
   if (!HOSTILE_KINDS.includes(values.hostile))
     usage(`--hostile: expected one of ${HOSTILE_KINDS.join(", ")}, got "${values.hostile}"`);
@@ -60,7 +68,24 @@ if (values.hostile !== undefined) {
     usage(`--reading: expected default or observed-service, got "${values.reading}"`);
   if (!["reject", "accept"].includes(values["missing-field"]))
     usage(`--missing-field: expected reject or accept, got "${values["missing-field"]}"`);
+  const record = values.record === undefined ? undefined : openSync(values.record, "w");
+  stats.file = values.stats;
+  stats.close = () => record !== undefined && closeSync(record);
+  // Hop-by-hop and framing headers are the sender's own business: the replay sets them again.
+  const skip = new Set(["host", "connection", "content-length", "keep-alive", "transfer-encoding"]);
+  const onRequest = (r) => {
+    // Epoch milliseconds (sub-millisecond): the bench compares them with its own clock.
+    const now = performance.timeOrigin + performance.now();
+    stats.first ??= now;
+    stats.last = now;
+    stats.requests++;
+    if (record === undefined) return;
+    const headers = Object.fromEntries(Object.entries(r.headers).filter(([k]) => !skip.has(k)));
+    const body = r.body === "too-large" ? "" : r.body.toString("base64");
+    writeSync(record, `${JSON.stringify({ method: r.method, url: r.url, headers, body })}\n`);
+  };
   running = await startHandProvider({
+    onRequest,
     credentials: { username, password },
     faults: values.fault,
     reading: values.reading,
@@ -72,6 +97,15 @@ if (values.hostile !== undefined) {
   });
 }
 process.stdout.write(`${running.baseUrl} ${running.statesUrl}\n`);
-const stop = () => running.close().then(() => process.exit(0));
+const stop = () =>
+  running.close().then(() => {
+    stats.close();
+    if (stats.file)
+      writeFileSync(
+        stats.file,
+        JSON.stringify({ requests: stats.requests, first: stats.first, last: stats.last }),
+      );
+    process.exit(0);
+  });
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);

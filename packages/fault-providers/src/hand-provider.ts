@@ -44,8 +44,19 @@ export interface HandProviderOptions {
   readonly limits?: readonly HandLimit[];
   /** A place (e.g. `data.title`) where `null` is taken as a valid value: a wrong type accepted. */
   readonly acceptNullAt?: string;
+  /** Told of every request once its body is read, before it is answered (benchmarks record them). */
+  readonly onRequest?: (request: ReceivedRequest) => void;
   readonly host?: string;
   readonly port?: number;
+}
+
+/** A request as the provider received it: what a benchmark needs to send it again. */
+export interface ReceivedRequest {
+  readonly method: string;
+  /** The path and query, as sent. */
+  readonly url: string;
+  readonly headers: IncomingMessage["headers"];
+  readonly body: Buffer | "too-large";
 }
 
 /** A limit of {@link HandProviderOptions.limits}, at a place as `schema.name` or `rules.features`. */
@@ -454,6 +465,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
     readBody(req, (raw, bytes) => {
+      options.onRequest?.({ method: req.method ?? "GET", url, headers: req.headers, body: raw });
       try {
         dispatch(req, res, path, raw);
       } catch (error) {

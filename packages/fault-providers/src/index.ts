@@ -5,6 +5,7 @@ export {
   closeServer,
   type HandLimit,
   type HandProviderOptions,
+  type ReceivedRequest,
   type RunningProvider,
   STATES_PATH,
   startHandProvider,

@@ -99,7 +99,7 @@ const FLAGS = {
     value: "xsmall|small|medium|large|xlarge|huge",
     defaultText: "small",
     description:
-      "how large arrays and maps tend to be, up to --max-length (fast-check's size); huge: the large valid bodies idp-verify sends to R4, half with strings up to 2,048 code points in every string field and map key, half with up to 128 fields or features and dozens of labels and keywords, each cut to fit --max-body-bytes (--max-length does not apply)",
+      "how large arrays and maps tend to be, up to --max-length (fast-check's size); huge: the large valid bodies idp-verify sends to R4, half with strings up to 2,048 code points in every string field and map key, half with up to 96 fields or features and dozens of labels and keywords, each cut to fit --max-body-bytes (--max-length does not apply)",
   },
   kinds: {
     type: "string",

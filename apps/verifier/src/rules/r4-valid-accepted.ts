@@ -8,7 +8,7 @@ import {
   PROVIDER_STATES,
 } from "@idp/contracts";
 import fc from "fast-check";
-import { caseArb, goodAuth, stressedValidBody, validBody } from "./requests.ts";
+import { caseArb, goodAuth, stressedValidBody, validBodyAtEverySize } from "./requests.ts";
 import type { Case, CheckDef, JudgeIo, RuleModule, Verdict } from "./types.ts";
 import { fromProblem, noAnswer, PASS } from "./verdict.ts";
 
@@ -133,7 +133,7 @@ const acceptedCheck = (op: DetailedOperationId): CheckDef => ({
   // in a map, large arrays, unknown keys): R4 holds them to a success, R6 only to no 5xx.
   cases: (ctx) => {
     const stressed = stressedValidBody(op, ctx);
-    const valid = validBody(op, ctx);
+    const valid = validBodyAtEverySize(op, ctx);
     const body = stressed
       ? fc.oneof({ weight: 9, arbitrary: valid }, { weight: 1, arbitrary: stressed })
       : valid;
@@ -142,15 +142,16 @@ const acceptedCheck = (op: DetailedOperationId): CheckDef => ({
   judge: async (c, answer, io) => {
     const none = noAnswer("R4", answer);
     if (none) return none;
-    // A stressed body is R4's only when the contract, reading the exact text, calls it valid.
+    const status = answer.raw.kind === "response" ? answer.raw.status : 0;
+    const problem = acceptanceProblem(op, status);
+    if (!problem) return PASS;
+    // A stressed body is R4's only when the contract, reading the exact text, calls it valid
+    // (read only when refused: a stressed body is up to 1 MiB).
     if (
       c.body.kind === "stress" &&
       classifyRequestBody(op, c.body.text, io.ctx.profile).outcome !== "valid"
     )
       return PASS;
-    const status = answer.raw.kind === "response" ? answer.raw.status : 0;
-    const problem = acceptanceProblem(op, status);
-    if (!problem) return PASS;
     return (await judgeCreate(c, status, io)) ?? fromProblem(problem, answer);
   },
   explain: (c, io) => explainSize(op, c, io),

@@ -6,7 +6,7 @@ import {
   rulesReadBackProblem,
   schemaReadBackProblem,
 } from "@idp/contracts";
-import { caseArb, goodAuth, validBody } from "./requests.ts";
+import { caseArb, goodAuth, validBodyAtEverySize } from "./requests.ts";
 import type { CheckDef, RuleModule } from "./types.ts";
 import { fromProblem, noAnswer, observed, PASS } from "./verdict.ts";
 
@@ -29,7 +29,7 @@ const createCheck: CheckDef = {
   },
   exclusive: true,
   weight: 1,
-  cases: (ctx) => caseArb("createSchema", validBody("createSchema", ctx), goodAuth(ctx)),
+  cases: (ctx) => caseArb("createSchema", validBodyAtEverySize("createSchema", ctx), goodAuth(ctx)),
   judge: async (c, answer, io) => {
     const none = noAnswer("R9", answer);
     if (none) return none;
@@ -61,7 +61,11 @@ const rulesCheck: CheckDef = {
   exclusive: true,
   weight: 1,
   cases: (ctx) =>
-    caseArb("updateClusteringRules", validBody("updateClusteringRules", ctx), goodAuth(ctx)),
+    caseArb(
+      "updateClusteringRules",
+      validBodyAtEverySize("updateClusteringRules", ctx),
+      goodAuth(ctx),
+    ),
   judge: async (c, answer, io) => {
     const none = noAnswer("R9", answer);
     if (none) return none;

@@ -25,29 +25,53 @@ import type { Case, Credentials, RuleContext, SentBody } from "./types.ts";
 // schema name, a 10,000-deep array) exist to reach the provider. The oracles that judge the answers
 // are @idp/contracts' judges, never the generators' own labels.
 
+/**
+ * Arbitraries are immutable: each is built once per profile and kind and shared by every check
+ * that sends such bodies (the stressed ones take ~6 ms to build per operation, and R1's six
+ * checks, R2, R3, R6 and R4 all send them).
+ */
+const built = new WeakMap<object, Map<string, unknown>>();
+function once<T>(profile: object, key: string, build: () => T): T {
+  let byKey = built.get(profile);
+  if (!byKey) built.set(profile, (byKey = new Map()));
+  if (!byKey.has(key)) byKey.set(key, build());
+  return byKey.get(key) as T;
+}
+
 /** Push path ids as generated (checks that run in a provider state use their batch's id instead). */
 export const pathIdArb = fc.stringMatching(/^[A-Za-z0-9_-]{1,16}$/);
 
-/**
- * Valid bodies at every size: nine in ten small (at most 5 items per container), one in ten large
- * (long strings in every string and key, or many items; up to 1 MiB), so R4 holds large bodies to
- * a success too (conformance.md §2 knows no bounds; a profile's `bounds` keep both within its own).
- */
 export function validBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
-  const small = validBodyArb(op, { profile: ctx.profile, maxLength: 5 }).map((body) => ({
-    text: JSON.stringify(body),
-    kind: "valid" as const,
-    note: "a valid body",
-  }));
-  const large = largeValidBodyArb(op, { profile: ctx.profile }).map((body) => {
-    const text = JSON.stringify(body);
-    return {
-      text,
+  return once(ctx.profile, `valid ${op}`, () =>
+    validBodyArb(op, { profile: ctx.profile, maxLength: 5 }).map((body) => ({
+      text: JSON.stringify(body),
       kind: "valid" as const,
-      note: `a large valid body (${Buffer.byteLength(text)} bytes)`,
-    };
+      note: "a valid body",
+    })),
+  );
+}
+
+/**
+ * Valid bodies at every size, for R4: nine in ten small (at most 5 items per container), one in ten
+ * large (long strings in every string and key, or many items; up to 1 MiB), so R4 holds large bodies
+ * to a success too (conformance.md §2 knows no bounds; a profile's `bounds` keep both within its
+ * own). The other checks' mixes keep small valid bodies: their large bodies are the stressed ones.
+ */
+export function validBodyAtEverySize(
+  op: DetailedOperationId,
+  ctx: RuleContext,
+): fc.Arbitrary<SentBody> {
+  return once(ctx.profile, `every size ${op}`, () => {
+    const large = largeValidBodyArb(op, { profile: ctx.profile }).map((body) => {
+      const text = JSON.stringify(body);
+      return {
+        text,
+        kind: "valid" as const,
+        note: `a large valid body (${Buffer.byteLength(text)} bytes)`,
+      };
+    });
+    return fc.oneof({ weight: 9, arbitrary: validBody(op, ctx) }, { weight: 1, arbitrary: large });
   });
-  return fc.oneof({ weight: 9, arbitrary: small }, { weight: 1, arbitrary: large });
 }
 
 /**
@@ -62,21 +86,23 @@ export function stressedValidBody(
   op: DetailedOperationId,
   ctx: RuleContext,
 ): fc.Arbitrary<SentBody> | undefined {
-  try {
-    return stressBodyArb(op, {
-      profile: ctx.profile,
-      onlyValid: true,
-      kinds: R4_STRESS_KINDS,
-    }).map((c) => ({
-      text: c.text,
-      kind: "stress" as const,
-      note: c.description,
-    }));
-  } catch (e) {
-    // A profile whose bounds cover every place leaves no stressed body valid: none to send.
-    if (e instanceof GeneratorError) return undefined;
-    throw e;
-  }
+  return once(ctx.profile, `stressed valid ${op}`, () => {
+    try {
+      return stressBodyArb(op, {
+        profile: ctx.profile,
+        onlyValid: true,
+        kinds: R4_STRESS_KINDS,
+      }).map((c) => ({
+        text: c.text,
+        kind: "stress" as const,
+        note: c.description,
+      }));
+    } catch (e) {
+      // A profile whose bounds cover every place leaves no stressed body valid: none to send.
+      if (e instanceof GeneratorError) return undefined;
+      throw e;
+    }
+  });
 }
 
 const invalidSent = (c: InvalidBodyCase): SentBody => ({
@@ -86,7 +112,9 @@ const invalidSent = (c: InvalidBodyCase): SentBody => ({
 });
 
 export function invalidBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
-  return invalidBodyArb(op, { profile: ctx.profile }).map(invalidSent);
+  return once(ctx.profile, `invalid ${op}`, () =>
+    invalidBodyArb(op, { profile: ctx.profile }).map(invalidSent),
+  );
 }
 
 /** Every wrong type at every field, once, and each non-object body and wrapper (R5 sends these first). */
@@ -95,11 +123,13 @@ export function invalidExamples(op: DetailedOperationId, ctx: RuleContext): Sent
 }
 
 export function stressBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
-  return stressBodyArb(op, { profile: ctx.profile }).map((c) => ({
-    text: c.text,
-    kind: "stress" as const,
-    note: c.description,
-  }));
+  return once(ctx.profile, `stress ${op}`, () =>
+    stressBodyArb(op, { profile: ctx.profile }).map((c) => ({
+      text: c.text,
+      kind: "stress" as const,
+      note: c.description,
+    })),
+  );
 }
 
 /** Any body an operation can get: valid, invalid, not JSON, structurally stressed. */
