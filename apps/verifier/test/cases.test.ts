@@ -14,6 +14,8 @@ const ctx: RuleContext = {
   secrets: new Secrets(),
   statesAvailable: true,
   runId: "r",
+  seed: 1,
+  runs: 100,
   freshSchemaName: () => "n",
 };
 

@@ -143,6 +143,8 @@ export async function runChecksHere(
       secrets,
       statesAvailable: states !== undefined,
       runId: setup.runId,
+      seed: setup.seed,
+      runs: setup.runs,
       freshSchemaName: () => `idpv-${setup.runId}-t${options.slot}-${++names}`,
     };
     const observations = observeRules(client, profile);

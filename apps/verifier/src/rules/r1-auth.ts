@@ -5,7 +5,7 @@ import {
 } from "@idp/contracts";
 import fc from "fast-check";
 import { AUTH_VARIANT_WORDS, AUTH_VARIANTS, type AuthVariant, authVariantArb } from "./auth.ts";
-import { anyBody, caseArb } from "./requests.ts";
+import { caseArb, sharedAnyBody } from "./requests.ts";
 import type { CheckDef, RuleModule } from "./types.ts";
 import { judgeResponse, observed } from "./verdict.ts";
 
@@ -21,7 +21,7 @@ const authCheck = (variant: AuthVariant): CheckDef => ({
   cases: (ctx) =>
     fc.oneof(
       ...DETAILED_OPERATION_IDS.map((op) =>
-        caseArb(op, anyBody(op, ctx), authVariantArb(variant, ctx.credentials, ctx.secrets)),
+        caseArb(op, sharedAnyBody(op, ctx), authVariantArb(variant, ctx.credentials, ctx.secrets)),
       ),
     ),
   judge: (_c, answer, { ctx }) =>

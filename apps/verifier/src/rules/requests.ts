@@ -33,7 +33,10 @@ import type { Case, Credentials, RuleContext, SentBody } from "./types.ts";
 const built = new WeakMap<object, Map<string, unknown>>();
 function once<T>(profile: object, key: string, build: () => T): T {
   let byKey = built.get(profile);
-  if (!byKey) built.set(profile, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    built.set(profile, byKey);
+  }
   if (!byKey.has(key)) byKey.set(key, build());
   return byKey.get(key) as T;
 }
@@ -130,6 +133,35 @@ export function stressBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitr
       note: c.description,
     })),
   );
+}
+
+/** The most bodies of R1's shared pool, per operation. */
+const R1_POOL = 256;
+
+/**
+ * R1's bodies: one pool per operation (every kind: valid, invalid, not JSON, stressed), drawn from
+ * the run's seed and shared by R1's six checks, which differ only in the credentials they send.
+ * A stressed body costs up to a millisecond to build; six checks drawing their own would build it
+ * six times. Sorted by length, so shrinking the index finds the shortest body that still fails.
+ * The same --seed and --runs give the same pool, so a replay sends the same requests.
+ */
+export function sharedAnyBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
+  return once(ctx.profile, `r1 pool ${op} ${ctx.seed} ${ctx.runs}`, () => {
+    const pool = fc
+      .sample(anyBody(op, ctx), {
+        seed: poolSeed(ctx.seed, op),
+        numRuns: Math.min(R1_POOL, ctx.runs),
+      })
+      .sort((a, b) => a.text.length - b.text.length);
+    return fc.noBias(fc.integer({ min: 0, max: pool.length - 1 })).map((i) => pool[i] as SentBody);
+  });
+}
+
+/** A seed of its own for each operation's pool (FNV-1a of the name, mixed with the run's seed). */
+function poolSeed(seed: number, op: string): number {
+  let h = 0x811c9dc5;
+  for (const c of `R1 pool ${op}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+  return (seed ^ h) | 0;
 }
 
 /** Any body an operation can get: valid, invalid, not JSON, structurally stressed. */

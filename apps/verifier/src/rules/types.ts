@@ -66,6 +66,9 @@ export interface RuleContext {
   readonly statesAvailable: boolean;
   /** Salts the names this run makes up (never the generated ones). */
   readonly runId: string;
+  /** The run's seed and runs per check: what a pool shared by several checks is built from. */
+  readonly seed: number;
+  readonly runs: number;
   /** A schema name this run has never sent (R4's retry, conformance.md §1). */
   freshSchemaName(): string;
 }
