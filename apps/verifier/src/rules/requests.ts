@@ -135,6 +135,17 @@ export function stressBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitr
   );
 }
 
+/**
+ * Bodies sent many times, encoded once: by object, so a body changed by spreading (R4's rename)
+ * is a new object and is encoded from its own text.
+ */
+const ENCODED = new WeakMap<SentBody, Buffer>();
+
+const bodyUtf8 = (b: SentBody): { bodyUtf8?: Buffer } => {
+  const bytes = ENCODED.get(b);
+  return bytes ? { bodyUtf8: bytes } : {};
+};
+
 /** The most bodies of R1's shared pool, per operation. */
 const R1_POOL = 256;
 
@@ -153,6 +164,7 @@ export function sharedAnyBody(op: DetailedOperationId, ctx: RuleContext): fc.Arb
         numRuns: Math.min(R1_POOL, ctx.runs),
       })
       .sort((a, b) => a.text.length - b.text.length);
+    for (const b of pool) ENCODED.set(b, Buffer.from(b.text));
     return fc.noBias(fc.integer({ min: 0, max: pool.length - 1 })).map((i) => pool[i] as SentBody);
   });
 }
@@ -232,6 +244,7 @@ export function toRequest(ctx: RuleContext, c: Case, stateId?: string): Outgoing
     path: `${ctx.basePath}${operationPath(op, id === undefined ? {} : { id })}`,
     headers,
     body: c.body.text,
+    ...bodyUtf8(c.body),
     credentials: c.auth.description,
     curlAuth: c.auth.curlAuth,
   };
