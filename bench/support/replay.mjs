@@ -25,18 +25,23 @@ if (!file || !origin) {
 }
 const connections = Number(values.connections);
 // Everything is decoded before the clock starts: the replay measures sending, not reading a file.
-const requests = readFileSync(file, "utf8")
-  .split("\n")
-  .filter((l) => l !== "")
-  .map((l) => {
-    const r = JSON.parse(l);
-    return {
+// Read as bytes and split by line: a recording of --runs 2000 is larger than a string may be.
+const bytes = readFileSync(file);
+const requests = [];
+for (let start = 0; start < bytes.length; ) {
+  let end = bytes.indexOf(10, start);
+  if (end < 0) end = bytes.length;
+  if (end > start) {
+    const r = JSON.parse(bytes.toString("utf8", start, end));
+    requests.push({
       method: r.method,
       path: r.url,
       headers: r.headers,
       body: r.body === "" ? undefined : Buffer.from(r.body, "base64"),
-    };
-  });
+    });
+  }
+  start = end + 1;
+}
 const pool = new Pool(origin, { connections, pipelining: 1 });
 let next = 0;
 let answered = 0;
