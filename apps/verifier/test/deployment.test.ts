@@ -74,8 +74,10 @@ function at(origin: string, extra: readonly string[] = [], runs = 15, seed = 7):
     String(runs),
     "--seed",
     String(seed),
+    // Generous: with every test file running at once on 2 cores, a gateway and a provider in this
+    // process answer a 1 MiB body slowly; the tests judge throttling and secrets, not latency.
     "--timeout-ms",
-    "5000",
+    "15000",
     ...extra,
   ];
 }
