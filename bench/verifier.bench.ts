@@ -29,6 +29,8 @@ const { values } = parseArgs({
     runs: { type: "string", default: "100,2000" },
     rounds: { type: "string", default: "2" },
     seed: { type: "string", default: "3" },
+    // Passed to idp-verify (its --threads): the replay stays one process.
+    threads: { type: "string" },
   },
 });
 const CREDS = { IDP_USERNAME: "bench-user", IDP_PASSWORD: "bench-password-0" };
@@ -122,6 +124,7 @@ const verifyArgs = (p: Provider, runs: string) => [
   runs,
   "--seed",
   values.seed as string,
+  ...(values.threads ? ["--threads", values.threads] : []),
 ];
 
 const rate = (s: Stats) => (s.requests - 1) / ((s.last - s.first) / 1000);
