@@ -199,7 +199,7 @@ export class Client {
             method: req.method,
             path: req.path,
             headers,
-            ...(req.body === undefined ? {} : { body: req.bodyUtf8 ?? req.body }),
+            ...(req.body === undefined ? {} : { body: req.body }),
           },
           {
             timeoutMs: this.options.timeoutMs,

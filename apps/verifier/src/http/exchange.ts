@@ -17,8 +17,6 @@ export interface OutgoingRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
-  /** `body` as UTF-8, when the sender keeps it encoded (a body sent many times is encoded once). */
-  readonly bodyUtf8?: Buffer;
   /** What the Authorization header is, in words (the header itself is never recorded). */
   readonly credentials: string;
   /** curl arguments that rebuild the Authorization header from $IDP_USERNAME / $IDP_PASSWORD. */

@@ -17,6 +17,7 @@ import {
   validBodyArb,
 } from "@idp/generators";
 import fc from "fast-check";
+import { checkSeed } from "../engine/cases.ts";
 import type { OutgoingRequest } from "../http/exchange.ts";
 import { AUTH_VARIANTS, type AuthSpec, authVariantArb, validAuth } from "./auth.ts";
 import type { Case, Credentials, RuleContext, SentBody } from "./types.ts";
@@ -135,17 +136,6 @@ export function stressBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitr
   );
 }
 
-/**
- * Bodies sent many times, encoded once: by object, so a body changed by spreading (R4's rename)
- * is a new object and is encoded from its own text.
- */
-const ENCODED = new WeakMap<SentBody, Buffer>();
-
-const bodyUtf8 = (b: SentBody): { bodyUtf8?: Buffer } => {
-  const bytes = ENCODED.get(b);
-  return bytes ? { bodyUtf8: bytes } : {};
-};
-
 /** The most bodies of R1's shared pool, per operation. */
 const R1_POOL = 256;
 
@@ -160,20 +150,13 @@ export function sharedAnyBody(op: DetailedOperationId, ctx: RuleContext): fc.Arb
   return once(ctx.profile, `r1 pool ${op} ${ctx.seed} ${ctx.runs}`, () => {
     const pool = fc
       .sample(anyBody(op, ctx), {
-        seed: poolSeed(ctx.seed, op),
+        // The run's seed mixed with the pool's name, as each check's own seed is.
+        seed: checkSeed(ctx.seed, `R1 pool ${op}`),
         numRuns: Math.min(R1_POOL, ctx.runs),
       })
       .sort((a, b) => a.text.length - b.text.length);
-    for (const b of pool) ENCODED.set(b, Buffer.from(b.text));
     return fc.noBias(fc.integer({ min: 0, max: pool.length - 1 })).map((i) => pool[i] as SentBody);
   });
-}
-
-/** A seed of its own for each operation's pool (FNV-1a of the name, mixed with the run's seed). */
-function poolSeed(seed: number, op: string): number {
-  let h = 0x811c9dc5;
-  for (const c of `R1 pool ${op}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
-  return (seed ^ h) | 0;
 }
 
 /** Any body an operation can get: valid, invalid, not JSON, structurally stressed. */
@@ -244,7 +227,6 @@ export function toRequest(ctx: RuleContext, c: Case, stateId?: string): Outgoing
     path: `${ctx.basePath}${operationPath(op, id === undefined ? {} : { id })}`,
     headers,
     body: c.body.text,
-    ...bodyUtf8(c.body),
     credentials: c.auth.description,
     curlAuth: c.auth.curlAuth,
   };
