@@ -1,3 +1,4 @@
+export { JSON_KINDS, type JsonKind, wrongKindsOf } from "./_internal/json-values.ts";
 export { defOf as zodDefOf, jsonTypeOf } from "./_internal/zod-def.ts";
 export { GeneratorError, type GeneratorErrorCode } from "./errors.ts";
 export {
@@ -9,12 +10,7 @@ export {
   invalidUserPublishRequestArb,
   requestBodyText,
 } from "./invalid-body.ts";
-export {
-  invalidBodyExamples,
-  JSON_KINDS,
-  type JsonKind,
-  wrongKindsOf,
-} from "./invalid-examples.ts";
+export { invalidBodyExamples } from "./invalid-examples.ts";
 export {
   MIN_STRESS_BODY_BYTES,
   STRESS_DEFAULTS,

@@ -8,7 +8,12 @@ import {
 } from "@idp/contracts";
 import type { z } from "zod";
 import { fitBounds } from "./_internal/fit.ts";
-import { describeJsonType, type JsonType } from "./_internal/json-values.ts";
+import {
+  describeJsonType,
+  type JsonKind,
+  type JsonType,
+  wrongKindsOf,
+} from "./_internal/json-values.ts";
 import { collectSlots } from "./_internal/slots.ts";
 import { defOf, numberDomain } from "./_internal/zod-def.ts";
 import type { InvalidBodyCase } from "./invalid-body.ts";
@@ -16,33 +21,6 @@ import type { InvalidBodyCase } from "./invalid-body.ts";
 // Every wrong type at every place, once: a provider that takes `null` (or "1", or []) for one field
 // is found for sure, not by luck of the draw. Random cases reach a (place, kind) pair with
 // probability 1/(places x kinds) each; these examples reach all of them in a few hundred requests.
-
-/** The JSON kinds a replacement is drawn from; `fraction` is a number with a fractional part. */
-export const JSON_KINDS = [
-  "null",
-  "boolean",
-  "integer",
-  "fraction",
-  "string",
-  "array",
-  "object",
-] as const;
-/** One JSON kind of {@link JSON_KINDS}. */
-export type JsonKind = (typeof JSON_KINDS)[number];
-
-/** The kinds a value of `expected` type is not (a `number` field takes integers and fractions). */
-export function wrongKindsOf(expected: JsonType): JsonKind[] {
-  const own: Readonly<Record<JsonType, readonly JsonKind[]>> = {
-    null: ["null"],
-    boolean: ["boolean"],
-    integer: ["integer"],
-    number: ["integer", "fraction"],
-    string: ["string"],
-    array: ["array"],
-    object: ["object"],
-  };
-  return JSON_KINDS.filter((k) => !own[expected].includes(k));
-}
 
 /** One value of a kind, chosen as the mistake a client makes: `"1"` for a number, `"true"` for a boolean. */
 function valueOfKind(kind: JsonKind, expected: JsonType): unknown {

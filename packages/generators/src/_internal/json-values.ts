@@ -91,16 +91,54 @@ const ofType: { readonly [T in JsonType]: fc.Arbitrary<unknown> } = {
   null: fc.constant(null),
 };
 
-/** Values of every JSON type other than `expected` (for `integer`, fractions too). */
+/** The JSON kinds a replacement is drawn from; `fraction` is a number with a fractional part. */
+export const JSON_KINDS = [
+  "null",
+  "boolean",
+  "integer",
+  "fraction",
+  "string",
+  "array",
+  "object",
+] as const;
+/** One JSON kind of {@link JSON_KINDS}. */
+export type JsonKind = (typeof JSON_KINDS)[number];
+
+/** The kinds a value of `expected` type is not (a `number` field takes integers and fractions). */
+export function wrongKindsOf(expected: JsonType): JsonKind[] {
+  const own: Readonly<Record<JsonType, readonly JsonKind[]>> = {
+    null: ["null"],
+    boolean: ["boolean"],
+    integer: ["integer"],
+    number: ["integer", "fraction"],
+    string: ["string"],
+    array: ["array"],
+    object: ["object"],
+  };
+  return JSON_KINDS.filter((k) => !own[expected].includes(k));
+}
+
+// The order fast-check draws the kinds in (kept, so a seed gives the values it always gave).
+const DRAW_ORDER: readonly JsonKind[] = [
+  "string",
+  "boolean",
+  "integer",
+  "null",
+  "array",
+  "object",
+  "fraction",
+];
+const ofKind: { readonly [K in JsonKind]: fc.Arbitrary<unknown> } = {
+  ...ofType,
+  fraction: anyFraction,
+};
+
+/** Values of every JSON kind `expected` does not have ({@link wrongKindsOf}). */
 export function wrongTypeValue(expected: JsonType): fc.Arbitrary<unknown> {
-  const others: fc.Arbitrary<unknown>[] = [];
-  for (const t of ["string", "boolean", "integer", "null", "array", "object"] as const) {
-    if (t === expected) continue;
-    if (t === "integer" && expected === "number") continue;
-    others.push(ofType[t]);
-  }
-  if (expected !== "number") others.push(anyFraction);
-  return fc.oneof(...others);
+  const wrong = wrongKindsOf(expected);
+  const [first, ...rest] = DRAW_ORDER.filter((k) => wrong.includes(k)).map((k) => ofKind[k]);
+  if (!first) throw new Error(`wrongTypeValue: no kind is wrong for ${expected}`);
+  return fc.oneof(first, ...rest);
 }
 
 /** The JSON type of a value, as a message names it ("fraction" for a non-integral number). */
