@@ -2,6 +2,7 @@ import { bodyText } from "@idp/contracts";
 import type { Config } from "../config/parse.ts";
 import type { ConformanceOutcome } from "../engine/conformance.ts";
 import type { Client } from "../http/client.ts";
+import { shownName } from "../report/format.ts";
 import { type Created, mergeCreated } from "../restore/ledger.ts";
 import { type NeighbourTarget, targetOf } from "../restore/probe.ts";
 import type { RestoreReport } from "../results.ts";
@@ -111,7 +112,7 @@ export async function restore(
     warnings.push(
       `warning: ${failed.length} schema${failed.length === 1 ? "" : "s"} this run created could not be removed (--cleanup): ${failed
         .slice(0, 3)
-        .map((f) => JSON.stringify(f.name))
+        .map((f) => shownName(f.name))
         .join(", ")}${failed.length > 3 ? ", ..." : ""}`,
     );
   return {

@@ -204,6 +204,13 @@ export function deploymentText(report: VerifyReport): string {
 const rateText = (perSecond: number) =>
   Number.isInteger(perSecond) ? `${perSecond}/s` : `${Math.round(perSecond * 60)}/m`;
 
+/** A schema name as a report line shows it: whole up to 40 UTF-16 units, else cut, with its length. */
+export function shownName(name: string): string {
+  return name.length <= 40
+    ? JSON.stringify(name)
+    : `${JSON.stringify(cutAtCodePoint(name, 40))}… (${name.length} UTF-16 units)`;
+}
+
 /** What the run put back and removed (conformance.md §8), one line each, for every report. */
 export function restoreLines(report: VerifyReport): string[] {
   const r = report.restore;
@@ -220,7 +227,7 @@ export function restoreLines(report: VerifyReport): string[] {
         s.failed.length > 0
           ? `; ${s.failed.length} could not be: ${s.failed
               .slice(0, 3)
-              .map((f) => `${JSON.stringify(f.name)} (${f.reason})`)
+              .map((f) => `${shownName(f.name)} (${f.reason})`)
               .join(", ")}${s.failed.length > 3 ? ", ..." : ""}`
           : ""
       }`;
