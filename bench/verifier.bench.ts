@@ -48,6 +48,8 @@ interface Stats {
   requests: number;
   first: number;
   last: number;
+  /** The provider's event-loop utilisation between its first and last request. */
+  busy?: number;
 }
 
 /** A fresh provider; its stats (and recording) are written when it stops. */
@@ -129,6 +131,7 @@ const verifyArgs = (p: Provider, runs: string) => [
 
 const rate = (s: Stats) => (s.requests - 1) / ((s.last - s.first) / 1000);
 const us = (seconds: number, n: number) => Math.round((seconds / n) * 1e6);
+const busy = (s: Stats) => (s.busy === undefined ? "?" : `${Math.round(s.busy * 100)}%`);
 
 let worst = Number.POSITIVE_INFINITY;
 try {
@@ -146,9 +149,9 @@ try {
       `\n--runs ${runs} --seed ${values.seed} --checks ${CHECKS} (with provider states): ${recorded.stats.requests} requests recorded (${Math.round(bytes / 2 ** 20)} MiB of NDJSON, bodies in base64)`,
     );
     console.log(
-      "| round | idp-verify req/s | its CPU µs/request | raw replay req/s | its CPU µs/request | ratio | idp-verify peak RSS |",
+      "| round | idp-verify req/s | its CPU µs/request | provider busy | raw replay req/s | its CPU µs/request | provider busy | ratio | idp-verify peak RSS |",
     );
-    console.log("|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|");
     for (let round = 1; round <= Number(values.rounds); round++) {
       // 2. Alternate: idp-verify, then the raw replay, each on a fresh provider.
       const v = await withProvider(`verify-${runs}-${round}`, false, (p) =>
@@ -171,7 +174,7 @@ try {
       const ratio = rate(v.stats) / rate(r.stats);
       worst = Math.min(worst, ratio);
       console.log(
-        `| ${round} | ${Math.round(rate(v.stats))} | ${us(v.result.cpuBetween(v.stats.first, v.stats.last), v.stats.requests)} | ${Math.round(rate(r.stats))} | ${us(r.result.cpuBetween(r.stats.first, r.stats.last), r.stats.requests)} | **${ratio.toFixed(2)}** | ${Math.round(v.result.rss / 2 ** 20)} MiB |`,
+        `| ${round} | ${Math.round(rate(v.stats))} | ${us(v.result.cpuBetween(v.stats.first, v.stats.last), v.stats.requests)} | ${busy(v.stats)} | ${Math.round(rate(r.stats))} | ${us(r.result.cpuBetween(r.stats.first, r.stats.last), r.stats.requests)} | ${busy(r.stats)} | **${ratio.toFixed(2)}** | ${Math.round(v.result.rss / 2 ** 20)} MiB |`,
       );
       if (v.result.code !== 0)
         throw new Error(`idp-verify exit ${v.result.code} in round ${round}`);

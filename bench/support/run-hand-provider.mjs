@@ -10,7 +10,8 @@
 //
 // --record FILE writes every request it receives (method, path, headers, body) as NDJSON, in order
 // of arrival: bench:verifier replays them with a raw client. --stats FILE writes, when it stops,
-// how many requests arrived and when the first and the last did (epoch ms).
+// how many requests arrived, when the first and the last did (epoch ms) and how busy its thread was
+// between them (event-loop utilisation).
 //
 // Node >= 22.18 runs the package's TypeScript sources directly (type stripping).
 import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
@@ -96,6 +97,25 @@ if (values.hostile !== undefined) {
     keepRequests: 0,
   });
 }
+// How busy the provider's one thread was: event-loop utilisation sampled every 50 ms, so the bench
+// can read it between the first and the last request (a saturated provider is near 1).
+const elu = [];
+const eluTimer = setInterval(
+  () =>
+    elu.push({
+      t: performance.timeOrigin + performance.now(),
+      ...performance.eventLoopUtilization(),
+    }),
+  50,
+);
+eluTimer.unref();
+/** Busy fraction of the event loop between epoch ms `a` and `b` (from the nearest samples). */
+const busyBetween = (a, b) => {
+  const from = elu.findLast((s) => s.t <= a) ?? elu[0];
+  const to = elu.find((s) => s.t >= b) ?? elu.at(-1);
+  if (!from || !to || to === from) return undefined;
+  return (to.active - from.active) / (to.active + to.idle - from.active - from.idle);
+};
 process.stdout.write(`${running.baseUrl} ${running.statesUrl}\n`);
 const stop = () =>
   running.close().then(() => {
@@ -103,7 +123,12 @@ const stop = () =>
     if (stats.file)
       writeFileSync(
         stats.file,
-        JSON.stringify({ requests: stats.requests, first: stats.first, last: stats.last }),
+        JSON.stringify({
+          requests: stats.requests,
+          first: stats.first,
+          last: stats.last,
+          busy: stats.first === undefined ? undefined : busyBetween(stats.first, stats.last),
+        }),
       );
     process.exit(0);
   });

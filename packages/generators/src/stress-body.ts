@@ -151,16 +151,18 @@ export function stressBodyArb(
     e === "valid" ? { outcome: "valid" } : { outcome: "invalid", status: status(e), violation: e };
   const describe = (e: StressExpectation) =>
     e.outcome === "valid" ? "valid" : `${e.status} ${e.violation}`;
+  // `bytes` is counted from the parts (the text around the hole, the key, the stress part): a
+  // stressed body is up to 1 MiB, and reading it again to count it cost as much as building it.
   const finish = (
     kind: StressKind,
     place: StressPlace,
     text: string,
+    bytes: number,
     path: readonly (string | number)[],
     expected: StressExpectation,
     stress: StressText,
     where: string,
   ): StressBodyCase => {
-    const bytes = utf8Bytes(text);
     if (bytes > limits.maxBodyBytes)
       throw new Error(
         `stressBodyArb: a ${kind} body of ${bytes} bytes exceeds maxBodyBytes ${limits.maxBodyBytes} (a bug)`,
@@ -217,27 +219,30 @@ export function stressBodyArb(
             const key = unknownKey(keyUnits, known);
             (target as { [MEMBERS]?: MembersAt })[MEMBERS] = at;
             const { before, after } = writeAroundHole(body);
-            const budget = limits.maxBodyBytes - utf8Bytes(before) - utf8Bytes(after) - RESERVE;
+            const around = utf8Bytes(before) + utf8Bytes(after);
+            const budget = limits.maxBodyBytes - around - RESERVE;
             const container = containerPath.length === 0 ? "the body" : formatPath(containerPath);
             if (kind === "many-keys") {
               const p = params as ManyKeysParams;
-              const taken = (k: string) => known.has(k);
-              const stress = membersText(key.value, p.values, p.count, budget, taken);
+              const stress = membersText(key.value, p.values, p.count, budget, known);
               return finish(
                 kind,
                 "unknown-key",
                 before + stress.text + after,
+                around + stress.bytes,
                 [...containerPath, stress.firstKey],
                 unknownOutcome,
                 stress,
                 `named ${JSON.stringify(`${key.value}0`)}... (unknown keys) in ${container}`,
               );
             }
-            const stress = buildValue(kind, params, budget - utf8Bytes(key.text) - 1);
+            const keyBytes = utf8Bytes(key.text) + 1;
+            const stress = buildValue(kind, params, budget - keyBytes);
             return finish(
               kind,
               "unknown-key",
               `${before}${key.text}:${stress.text}${after}`,
+              around + keyBytes + stress.bytes,
               [...containerPath, key.value],
               unknownOutcome,
               stress,
@@ -273,14 +278,15 @@ export function stressBodyArb(
             const { body, parent, key, path } = locate(b, slot, picks);
             setAt(parent as Json, key, HOLE);
             const { before, after } = writeAroundHole(body);
-            const budget = limits.maxBodyBytes - utf8Bytes(before) - utf8Bytes(after) - RESERVE;
-            const stress = buildValue(kind, params, budget);
+            const around = utf8Bytes(before) + utf8Bytes(after);
+            const stress = buildValue(kind, params, limits.maxBodyBytes - around - RESERVE);
             const outcome: Expect =
               plan === "by-number" ? (stress.integral ? "valid" : "wrong-type") : plan;
             return finish(
               kind,
               "tabulated-field",
               before + stress.text + after,
+              around + stress.bytes,
               path,
               expectation(outcome),
               stress,

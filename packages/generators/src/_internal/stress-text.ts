@@ -206,35 +206,51 @@ export function nestingText(p: NestingParams, budget: number): StressText {
 
 /**
  * Members `"prefix0":v0,"prefix1":v1,...` (`values` cycled): distinct keys ending in a digit, so
- * never a key the tables name; `taken` lengthens a key with `_` (a custom profile's names).
+ * never a key the tables name; a key in `taken` is lengthened with `_` (a custom profile's names).
+ * The size is counted from the parts, never by reading the text again: a body of 10,000 members is
+ * built for each case, and a second pass over it cost more than building it.
  */
 export function membersText(
   prefix: string,
   values: readonly string[],
   count: number,
   budget: number,
-  taken: (key: string) => boolean = () => false,
+  taken: ReadonlySet<string> = NO_KEYS,
 ): StressText & { readonly firstKey: string } {
   const open = JSON.stringify(prefix).slice(0, -1); // digits need no escaping
-  const valueBytes = Math.max(...values.map(utf8Bytes));
-  const perMember = utf8Bytes(open) + String(count).length + 3 + valueBytes;
+  const openBytes = utf8Bytes(open);
+  const valueBytes = values.map(utf8Bytes);
+  const perMember = openBytes + String(count).length + 3 + Math.max(...valueBytes);
   const fit = Math.max(1, Math.floor((budget + 1) / perMember));
   const n = Math.min(count, fit);
+  // Only `prefix` + a number can be taken: find which numbers once, instead of asking per key.
+  const clashes = new Set<number>();
+  for (const k of taken) {
+    const rest = k.startsWith(prefix) ? k.slice(prefix.length) : "";
+    if (/^(0|[1-9][0-9]{0,8})$/.test(rest) && Number(rest) < n) clashes.add(Number(rest));
+  }
   const key = (i: number) => {
     let k = `${prefix}${i}`;
-    while (taken(k)) k += "_";
+    while (taken.has(k)) k += "_";
     return k;
   };
   const members: string[] = new Array(n);
+  let bytes = n - 1; // the commas
   for (let i = 0; i < n; i++) {
-    const k = key(i);
-    const text = k.length === prefix.length + String(i).length ? `${open}${i}"` : JSON.stringify(k);
-    members[i] = `${text}:${values[i % values.length]}`;
+    const v = i % values.length;
+    if (clashes.has(i)) {
+      const text = JSON.stringify(key(i));
+      members[i] = `${text}:${values[v]}`;
+      bytes += utf8Bytes(text) + 1 + (valueBytes[v] as number);
+    } else {
+      const digits = String(i);
+      members[i] = `${open}${digits}":${values[v]}`;
+      bytes += openBytes + digits.length + 2 + (valueBytes[v] as number);
+    }
   }
-  const text = members.join(",");
   return {
-    text,
-    bytes: utf8Bytes(text),
+    text: members.join(","),
+    bytes,
     size: n,
     json: "object",
     firstKey: key(0),
@@ -242,20 +258,26 @@ export function membersText(
   };
 }
 
+const NO_KEYS: ReadonlySet<string> = new Set();
+
 /** A JSON array of `length` elements cycling through `elements` (JSON texts), within `budget`. */
 export function arrayText(elements: readonly string[], length: number, budget: number): StressText {
-  const elementBytes = Math.max(...elements.map(utf8Bytes));
+  const sizes = elements.map(utf8Bytes);
+  const elementBytes = Math.max(...sizes);
   const fit = Math.max(1, Math.floor((budget - 1) / (elementBytes + 1)));
   const n = Math.min(length, fit);
   const all = elements.join(",");
   const whole = Math.floor(n / elements.length);
-  const rest = elements.slice(0, n % elements.length).join(",");
+  const part = n % elements.length;
+  const rest = elements.slice(0, part).join(",");
+  const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   // n >= 1, so either some whole cycles or a partial one; commas only between elements
   const text =
     rest === "" ? `[${`${all},`.repeat(whole - 1)}${all}]` : `[${`${all},`.repeat(whole)}${rest}]`;
   return {
     text,
-    bytes: utf8Bytes(text),
+    // brackets, n - 1 commas, the elements: counted, not read again from the text
+    bytes: 2 + (n - 1) + whole * sum(sizes) + sum(sizes.slice(0, part)),
     size: n,
     json: "array",
     what: `an array of ${n} element${n === 1 ? "" : "s"}`,

@@ -1,0 +1,72 @@
+import { Buffer } from "node:buffer";
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect } from "vitest";
+import {
+  anyScalarText,
+  arrayText,
+  keyText,
+  membersText,
+  nestingText,
+  type StressText,
+  stringText,
+  textUnitArb,
+} from "./stress-text.ts";
+
+// A stress part's `bytes` is counted from its pieces, never by reading the text; the body's cap is
+// kept by that count alone. The oracle here is Node's own UTF-8 length of the text.
+const exact = (s: StressText): void => {
+  expect(s.bytes).toBe(Buffer.byteLength(s.text, "utf8"));
+};
+
+const units = fc.array(textUnitArb(), { minLength: 1, maxLength: 8 });
+// Element and value texts with multi-byte characters, escapes and astral pairs in them.
+const valueTexts = fc.array(fc.oneof(anyScalarText, units.map(keyText)), {
+  minLength: 1,
+  maxLength: 4,
+});
+const budget = fc.integer({ min: 1, max: 4_000 });
+
+describe("stress parts count their UTF-8 bytes exactly", () => {
+  test.prop([
+    units,
+    units.map((u) => keyText(u).slice(1, -1)),
+    valueTexts,
+    fc.integer({ min: 1, max: 300 }),
+    budget,
+  ])("membersText, with and without keys taken", (_u, prefix, values, count, b) => {
+    // Keys the profile takes: some of the very names the members would get, so some lengthen.
+    const taken = new Set([`${prefix}0`, `${prefix}3`, `${prefix}3_`, `${prefix}12`, "other"]);
+    for (const t of [undefined, taken]) {
+      const m = membersText(prefix, values, count, b, t);
+      exact(m);
+      const keys = Object.keys(JSON.parse(`{${m.text}}`));
+      expect(keys).toHaveLength(m.size);
+      if (t) for (const k of keys) expect(t.has(k)).toBe(false);
+      expect(keys[0]).toBe(m.firstKey);
+    }
+  });
+
+  test.prop([valueTexts, fc.integer({ min: 1, max: 500 }), budget])(
+    "arrayText",
+    (elements, length, b) => {
+      const a = arrayText(elements, length, b);
+      exact(a);
+      expect(JSON.parse(a.text)).toHaveLength(a.size);
+    },
+  );
+
+  test.prop([units, fc.integer({ min: 1, max: 500 }), budget])("stringText", (u, length, b) =>
+    exact(stringText(u, length, b)),
+  );
+
+  test.prop([
+    fc.record({
+      depth: fc.integer({ min: 1, max: 200 }),
+      outer: fc.constantFrom("array" as const, "object" as const),
+      alternate: fc.boolean(),
+      key: units.map(keyText),
+      inner: anyScalarText,
+    }),
+    budget,
+  ])("nestingText", (p, b) => exact(nestingText(p, b)));
+});
