@@ -1,5 +1,6 @@
 import type { Config } from "./config/parse.ts";
-import { runChecksAndPacts } from "./phases/checks-and-pacts.ts";
+import { caseFeedFor } from "./engine/conformance.ts";
+import { conformanceSetup, runChecksAndPacts } from "./phases/checks-and-pacts.ts";
 import { startRun } from "./phases/context.ts";
 import { preflightAndStates } from "./phases/preflight.ts";
 import { startProvider } from "./phases/provider.ts";
@@ -45,7 +46,14 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   const provider = await startProvider(config, run);
   for (const w of run.secrets.warnings()) run.progress(w);
   const transport = openTransport(config, run, provider);
+  // The case thread starts before the first request: its start and the arbitraries it builds are
+  // the run's to pay, not something to put between the provider's requests.
+  const feed = caseFeedFor(
+    plan.checks.filter((c) => !c.exclusive),
+    conformanceSetup(config, run, provider, transport),
+  );
   try {
+    await feed?.ready.catch(() => undefined);
     const { states, savedRules } = await preflightAndStates(
       transport.client,
       provider,
@@ -65,6 +73,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       states,
       transport,
       io,
+      feed,
     );
     const restored = await leaveAsFound(
       config,
@@ -76,6 +85,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     for (const w of restored.warnings) run.progress(w);
     return assembleReport(config, run, sources, plan, provider, transport, outcome, io, restored);
   } finally {
+    await feed?.close();
     await transport.close();
     await provider.close();
   }

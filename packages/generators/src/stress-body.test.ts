@@ -96,6 +96,9 @@ describe.each(OPERATIONS)("stress bodies of %s", (op) => {
     "should parse, stay within 1 MiB, hold only well-formed Unicode, and be classified as the case says",
     (c) => {
       expect(Buffer.byteLength(c.text, "utf8")).toBeLessThanOrEqual(MiB);
+      // The size it carries is counted from its parts: Node's byte length of the text is the oracle.
+      expect(c.bytes).toBe(Buffer.byteLength(c.text, "utf8"));
+      expect(c.pieces.join("")).toBe(c.text);
       expect(isWellFormed(c.text)).toBe(true);
       const body = JSON.parse(c.text) as unknown;
       for (const s of jsonStrings(body)) expect(isWellFormed(s)).toBe(true);

@@ -29,6 +29,7 @@ import {
   type NestingParams,
   nestingText,
   numberTextArb,
+  type Pieces,
   type StressText,
   sizeArb,
   stringText,
@@ -69,6 +70,14 @@ export type StressExpectation =
 export interface StressBodyCase {
   /** The body to send, byte for byte (UTF-8): never re-serialise it (that loses -0, 1e400, escapes). */
   readonly text: string;
+  /**
+   * The same text in pieces, in order (a piece may be the very same string several times): write
+   * them one after another to send the body without building one string of up to 1 MiB. `text` is
+   * joined from them when first read.
+   */
+  readonly pieces: readonly string[];
+  /** Its length in UTF-8 bytes. */
+  readonly bytes: number;
   readonly kind: StressKind;
   readonly place: StressPlace;
   /**
@@ -156,7 +165,7 @@ export function stressBodyArb(
   const finish = (
     kind: StressKind,
     place: StressPlace,
-    text: string,
+    pieces: Pieces,
     bytes: number,
     path: readonly (string | number)[],
     expected: StressExpectation,
@@ -167,8 +176,14 @@ export function stressBodyArb(
       throw new Error(
         `stressBodyArb: a ${kind} body of ${bytes} bytes exceeds maxBodyBytes ${limits.maxBodyBytes} (a bug)`,
       );
+    let text: string | undefined;
     return {
-      text,
+      get text() {
+        text ??= pieces.join("");
+        return text;
+      },
+      pieces,
+      bytes,
       kind,
       place,
       path,
@@ -228,7 +243,7 @@ export function stressBodyArb(
               return finish(
                 kind,
                 "unknown-key",
-                before + stress.text + after,
+                [before, ...stress.pieces, after],
                 around + stress.bytes,
                 [...containerPath, stress.firstKey],
                 unknownOutcome,
@@ -241,7 +256,7 @@ export function stressBodyArb(
             return finish(
               kind,
               "unknown-key",
-              `${before}${key.text}:${stress.text}${after}`,
+              [`${before}${key.text}:`, ...stress.pieces, after],
               around + keyBytes + stress.bytes,
               [...containerPath, key.value],
               unknownOutcome,
@@ -285,7 +300,7 @@ export function stressBodyArb(
             return finish(
               kind,
               "tabulated-field",
-              before + stress.text + after,
+              [before, ...stress.pieces, after],
               around + stress.bytes,
               path,
               expectation(outcome),
@@ -500,7 +515,7 @@ function buildValue(kind: StressKind, params: Params, budget: number): StressTex
     case "many-keys": {
       const p = params as ManyKeysParams;
       const members = membersText("k", p.values, p.count, budget - 2);
-      return { ...members, text: `{${members.text}}`, bytes: members.bytes + 2 };
+      return { ...members, pieces: ["{", ...members.pieces, "}"], bytes: members.bytes + 2 };
     }
     case "large-array": {
       const p = params as { length: number; elements: readonly string[] };
@@ -511,10 +526,10 @@ function buildValue(kind: StressKind, params: Params, budget: number): StressTex
       // characters is still an integer literal.
       const p = params as StressText;
       if (p.bytes <= budget) return p;
-      const text = p.text.slice(0, Math.max(2, budget));
+      const text = p.pieces.join("").slice(0, Math.max(2, budget));
       return {
         ...p,
-        text,
+        pieces: [text],
         bytes: text.length,
         size: text.length,
         what: `an integer of ${text.replace("-", "").length} digits`,

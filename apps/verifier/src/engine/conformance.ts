@@ -1,6 +1,4 @@
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type ContractProfile, loadProfile } from "@idp/contracts";
 import { Client } from "../http/client.ts";
@@ -9,13 +7,17 @@ import type { TransportSettings } from "../http/settings.ts";
 import { type Created, mergeCreated } from "../restore/ledger.ts";
 import { ledgerFor, targetOf } from "../restore/probe.ts";
 import type { CheckResult } from "../results.ts";
+import { registerAuthSecrets } from "../rules/auth.ts";
 import { CHECKS, type Observations, observeRules } from "../rules/index.ts";
 import type { Observation } from "../rules/observed.ts";
-import type { CheckDef, Credentials, RuleContext } from "../rules/types.ts";
+import type { CheckDef, Credentials } from "../rules/types.ts";
 import { Secrets } from "../secrets.ts";
 import { Budget } from "./budget.ts";
+import { CaseFeed } from "./case-feed.ts";
+import { ruleContext } from "./rule-context.ts";
 import { type EngineContext, runCheck } from "./run-check.ts";
 import { ProviderStates } from "./states.ts";
+import { workerFile } from "./worker-file.ts";
 
 const NONE_CREATED: Created = { names: [], unremovable: [] };
 
@@ -84,6 +86,11 @@ export interface ConformanceOutcome {
  * threads were 15% faster; against a remote one, more help more.
  */
 export const DEFAULT_THREADS = 1;
+/**
+ * From this many cases, they are generated in a thread of their own (engine/case-feed.ts): its
+ * start (~60 ms built) is then repaid. Fewer are generated where they are sent.
+ */
+export const CASE_THREAD_FROM = 1_000;
 export function defaultPactInstances(): number {
   return Math.min(availableParallelism(), 2);
 }
@@ -109,8 +116,11 @@ export async function runChecksHere(
     readonly concurrency: number;
     readonly slot: number;
     readonly profile?: ContractProfile;
+    /** The case thread generating these checks' cases (closed when they end). */
+    readonly feed?: CaseFeed;
   },
 ): Promise<ConformanceOutcome> {
+  const feed = options.feed;
   const profile = options.profile ?? loadProfile(setup.profileArg, { cwd: setup.cwd });
   const secrets = new Secrets();
   for (const v of setup.secretValues) secrets.add(v, undefined);
@@ -133,21 +143,13 @@ export async function runChecksHere(
     const states = setup.states
       ? new ProviderStates(setup.states.url, client, secrets, setup.states.authorization)
       : undefined;
-    const base = new URL(setup.providerUrl);
-    let names = 0;
-    const ctx: RuleContext = {
-      origin: base.origin,
-      basePath: base.pathname.replace(/\/+$/, ""),
-      credentials: setup.credentials,
-      profile,
-      secrets,
-      statesAvailable: states !== undefined,
-      runId: setup.runId,
-      seed: setup.seed,
-      runs: setup.runs,
-      freshSchemaName: () => `idpv-${setup.runId}-t${options.slot}-${++names}`,
-    };
+    const ctx = ruleContext(setup, profile, secrets, options.slot);
+    // The cases may come from the case thread: what they send of the credentials is registered
+    // here, where the answers are scrubbed, whether or not this thread builds their arbitraries.
+    registerAuthSecrets(setup.credentials, secrets);
     const observations = observeRules(client, profile);
+    // The same cases either way: without the case thread (it did not start), they are made here.
+    const fed = feed ? await feed.ready.then(() => feed).catch(() => undefined) : undefined;
     const engine: EngineContext = {
       client,
       budget: new Budget(options.concurrency),
@@ -159,6 +161,7 @@ export async function runChecksHere(
       maxDurationText: setup.maxDurationText,
       replayCommand: (id) => replayCommand(setup, id),
       ...(hooks.onCaseDone ? { onCaseDone: hooks.onCaseDone } : {}),
+      ...(fed ? { feed: fed } : {}),
     };
     await Promise.all(
       checks.map((def) => runCheck(def, engine, CHECKS.indexOf(def)).then(hooks.onResult)),
@@ -173,8 +176,24 @@ export async function runChecksHere(
       ...(client.stoppedReason ? { stoppedReason: client.stoppedReason } : {}),
     };
   } finally {
-    await client.close();
+    await Promise.all([client.close(), feed?.close()]);
   }
+}
+
+/**
+ * Starts the case thread for `checks` when {@link runConformance} will run them in this thread and
+ * they are enough cases to repay its start; else undefined (they are generated where they are sent).
+ * Started before the run's first request, so its start and the arbitraries it builds are not
+ * between the provider's requests.
+ */
+export function caseFeedFor(
+  checks: readonly CheckDef[],
+  setup: ConformanceSetup,
+): CaseFeed | undefined {
+  if (checks.length === 0 || dealChecks(checks, Math.max(1, setup.threads)).length !== 1)
+    return undefined;
+  if (setup.runs * checks.length < CASE_THREAD_FROM) return undefined;
+  return new CaseFeed({ setup, checkIds: checks.map((c) => c.info.id), slot: 0 });
 }
 
 /** Checks dealt to `n` threads, the costliest first to the least loaded. */
@@ -189,13 +208,6 @@ export function dealChecks(checks: readonly CheckDef[], n: number): CheckDef[][]
     least.load += def.weight;
   }
   return parts.map((p) => p.checks).filter((p) => p.length > 0);
-}
-
-/** The worker beside this module: conformance-worker.mjs when built, worker.ts from source. */
-function workerPath(): { path: string; source: boolean } {
-  const built = fileURLToPath(new URL("./conformance-worker.mjs", import.meta.url));
-  if (existsSync(built)) return { path: built, source: false };
-  return { path: fileURLToPath(new URL("./worker.ts", import.meta.url)), source: true };
 }
 
 /** A message from a conformance worker thread. */
@@ -234,8 +246,10 @@ export async function runConformance(
   setup: ConformanceSetup,
   hooks: ConformanceHooks,
   profile: ContractProfile,
+  feed?: CaseFeed,
 ): Promise<ConformanceOutcome> {
-  if (checks.length === 0)
+  if (checks.length === 0) {
+    await feed?.close();
     return {
       observations: { first: new Map() },
       tally: new Map(),
@@ -244,12 +258,19 @@ export async function runConformance(
       throttled: 0,
       created: NONE_CREATED,
     };
+  }
   const parts = dealChecks(checks, Math.max(1, setup.threads));
+  // caseFeedFor starts a case thread only for checks run here, all of them.
+  if (feed && (parts.length !== 1 || !feed.generates(checks))) {
+    await feed.close();
+    throw new Error("the case thread was started for other checks (a bug)");
+  }
   if (parts.length === 1)
     return runChecksHere(checks, setup, hooks, {
       concurrency: setup.concurrency,
       slot: 0,
       profile,
+      ...(feed ? { feed } : {}),
     });
   const share = Math.max(1, Math.ceil(setup.concurrency / parts.length));
   const outcomes = await Promise.all(
@@ -301,7 +322,7 @@ export function mergeOutcomes(outcomes: readonly ConformanceOutcome[]): Conforma
 }
 
 function runInWorker(job: WorkerJob, hooks: ConformanceHooks): Promise<ConformanceOutcome> {
-  const { path, source } = workerPath();
+  const { path, execArgv } = workerFile("conformance-worker", "worker");
   return new Promise((resolve, reject) => {
     const worker = new Worker(path, {
       workerData: job,
@@ -309,8 +330,7 @@ function runInWorker(job: WorkerJob, hooks: ConformanceHooks): Promise<Conforman
       // only fills with them before a scavenge. Measured on --runs 5000 with 2 threads: peak RSS
       // of the process tree 537 MiB by default, 378 MiB with 16 MiB, at the same speed.
       resourceLimits: { maxYoungGenerationSizeMb: 16 },
-      // From source (tests), the worker reads the workspace packages' sources, as vitest does.
-      ...(source ? { execArgv: ["--conditions=@idp/source", "--no-warnings"] } : {}),
+      ...(execArgv ? { execArgv } : {}),
     });
     let outcome: ConformanceOutcome | undefined;
     worker.on("message", (m: WorkerMessage) => {

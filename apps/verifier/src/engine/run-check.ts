@@ -8,6 +8,7 @@ import type { Case, CheckDef, RuleContext, Verdict } from "../rules/types.ts";
 import type { Batch, Batches } from "./batches.ts";
 import { Batches as BatchesOf } from "./batches.ts";
 import type { Budget } from "./budget.ts";
+import type { CaseFeed } from "./case-feed.ts";
 import { casesOf, checkSeed } from "./cases.ts";
 import type { ProviderStates } from "./states.ts";
 
@@ -28,6 +29,8 @@ export interface EngineContext {
   readonly replayCommand: (checkId: string) => string;
   /** Told each time a case of a check has been judged (live progress). */
   readonly onCaseDone?: (checkId: string) => void;
+  /** The case thread: each check's cases generated ahead (else generated here, one at a time). */
+  readonly feed?: CaseFeed;
 }
 
 interface Outcome {
@@ -54,7 +57,7 @@ export const ruleSource = (rule: keyof typeof RULES): { source: string; ref: str
 class CheckRun {
   readonly def: CheckDef;
   readonly e: EngineContext;
-  readonly arb: fc.Arbitrary<Case>;
+  #arb: fc.Arbitrary<Case> | undefined;
   readonly batches: Batches | undefined;
   requests = 0;
   done = 0;
@@ -66,7 +69,6 @@ class CheckRun {
   constructor(def: CheckDef, e: EngineContext, checkNo: number) {
     this.def = def;
     this.e = e;
-    this.arb = def.cases(e.rules);
     const need = def.state?.(e.rules);
     if (need && !e.states)
       throw new Error(`check ${def.info.id} needs provider states but none were given`);
@@ -74,6 +76,15 @@ class CheckRun {
       need && e.states
         ? new BatchesOf(e.states, need.name, `idpv-${e.rules.runId}-c${checkNo}`, BATCH_SIZE)
         : undefined;
+  }
+
+  /**
+   * The check's arbitrary, built when first needed: with the case thread, only to shrink (the
+   * case thread builds its own to generate).
+   */
+  get arb(): fc.Arbitrary<Case> {
+    this.#arb ??= this.def.cases(this.e.rules);
+    return this.#arb;
   }
 
   /** Sends one case (inside its batch's state, if any) and judges the answer. */
@@ -154,7 +165,9 @@ export async function runCheck(
   const inflight = new Set<Promise<void>>();
   // Cases are generated one at a time, as they are dispatched: only those in flight exist.
   const seed = checkSeed(e.seed, def.info.id);
-  const cases = casesOf(run.arb, seed);
+  const feed = e.feed;
+  // Without the case thread, generated here, one at a time (the arbitrary is built now).
+  const cases = feed ? undefined : casesOf(run.arb, seed);
   // Examples go first (every run the same), then `runs` generated cases.
   const examples = def.examples?.(e.rules) ?? [];
   const total = examples.length + e.runs;
@@ -171,14 +184,29 @@ export async function runCheck(
       timedOut = true;
       break;
     }
+    const index = next;
+    // From the case thread, a case is fetched before a place in flight is taken: waiting for it
+    // must not hold a place another check's ready case could use.
+    let c: Case | undefined;
+    if (feed && index >= examples.length) {
+      try {
+        const got = feed.next(def.info.id);
+        c = got instanceof Promise ? await got : got;
+      } catch (error) {
+        crash ??= error;
+        break;
+      }
+      if (stop()) break;
+    }
     const wait = e.budget.acquire();
     if (wait) await wait;
     if (stop()) {
       e.budget.release();
       break;
     }
-    const index = next++;
-    const c = index < examples.length ? (examples[index] as Case) : cases.next().value;
+    next++;
+    c ??= index < examples.length ? (examples[index] as Case) : cases?.next().value;
+    if (c === undefined) throw new Error("no case to send (a bug)");
     const batch = run.batches?.enter(index);
     const p: Promise<void> = run
       .exec(c, batch)

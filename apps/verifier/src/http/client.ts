@@ -199,7 +199,11 @@ export class Client {
             method: req.method,
             path: req.path,
             headers,
-            ...(req.body === undefined ? {} : { body: req.body }),
+            ...(req.encoded !== undefined
+              ? { body: req.encoded }
+              : req.body === undefined
+                ? {}
+                : { body: req.body }),
           },
           {
             timeoutMs: this.options.timeoutMs,

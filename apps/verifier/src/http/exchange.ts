@@ -17,6 +17,8 @@ export interface OutgoingRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** `body` as UTF-8, when it is already encoded: sent as it is (the text is then decoded only if read). */
+  readonly encoded?: Buffer;
   /** What the Authorization header is, in words (the header itself is never recorded). */
   readonly credentials: string;
   /** curl arguments that rebuild the Authorization header from $IDP_USERNAME / $IDP_PASSWORD. */

@@ -1,4 +1,5 @@
 import type { Config } from "../config/parse.ts";
+import type { CaseFeed } from "../engine/case-feed.ts";
 import {
   type ConformanceOutcome,
   type ConformanceSetup,
@@ -18,6 +19,51 @@ import { epochOf, type RunContext } from "./context.ts";
 import type { ProviderUnderTest } from "./provider.ts";
 import type { Sources } from "./sources.ts";
 import type { Transport } from "./transport.ts";
+
+/** What the conformance checks need of the run, as plain data (a worker thread gets a copy). */
+export function conformanceSetup(
+  config: Config,
+  run: RunContext,
+  provider: ProviderUnderTest,
+  transport: Transport,
+): ConformanceSetup {
+  return {
+    providerUrl: provider.url,
+    credentials: provider.credentials,
+    ...(provider.states ? { states: provider.states } : {}),
+    profileArg: config.profileArg,
+    cwd: config.cwd,
+    secretValues: run.secrets.values(),
+    seed: config.seed,
+    runs: config.runs,
+    timeoutMs: config.timeoutMs,
+    concurrency: config.concurrency,
+    maxConsecutiveTransportFailures: config.maxConsecutiveTransportFailures,
+    deadlineEpochMs: epochOf(run.deadline),
+    maxDurationText: `${Math.round(config.maxDurationMs / 1000)} s`,
+    runId: run.runId,
+    replay: {
+      ...(config.provider.kind === "url"
+        ? {
+            providerUrl: config.provider.url,
+            ...(config.provider.states ? { statesUrl: config.provider.states.url } : {}),
+          }
+        : {}),
+      profileArg: config.profileArg,
+    },
+    threads: config.threads ?? DEFAULT_THREADS,
+    transport: config.transport,
+    cleanup: config.cleanup,
+    ...(transport.rateLimiter
+      ? {
+          rateLimit: {
+            perSecond: transport.rateLimiter.ratePerSecond,
+            shared: transport.rateLimiter.shared,
+          },
+        }
+      : {}),
+  };
+}
 
 /** What the checks and the pacts gave: every result, the threads' outcome, each kind's wall time. */
 export interface ChecksOutcome {
@@ -40,6 +86,7 @@ export async function runChecksAndPacts(
   states: ProviderStates | undefined,
   transport: Transport,
   io: VerifyIo,
+  feed?: CaseFeed,
 ): Promise<ChecksOutcome> {
   const results: CheckResult[] = [];
   const held: CheckResult[] = [];
@@ -91,42 +138,7 @@ export async function runChecksAndPacts(
         }
       })
     : Promise.resolve();
-  const setup: ConformanceSetup = {
-    providerUrl: provider.url,
-    credentials: provider.credentials,
-    ...(provider.states ? { states: provider.states } : {}),
-    profileArg: config.profileArg,
-    cwd: config.cwd,
-    secretValues: run.secrets.values(),
-    seed: config.seed,
-    runs: config.runs,
-    timeoutMs: config.timeoutMs,
-    concurrency: config.concurrency,
-    maxConsecutiveTransportFailures: config.maxConsecutiveTransportFailures,
-    deadlineEpochMs: epochOf(run.deadline),
-    maxDurationText: `${Math.round(config.maxDurationMs / 1000)} s`,
-    runId: run.runId,
-    replay: {
-      ...(config.provider.kind === "url"
-        ? {
-            providerUrl: config.provider.url,
-            ...(config.provider.states ? { statesUrl: config.provider.states.url } : {}),
-          }
-        : {}),
-      profileArg: config.profileArg,
-    },
-    threads: config.threads ?? DEFAULT_THREADS,
-    transport: config.transport,
-    cleanup: config.cleanup,
-    ...(transport.rateLimiter
-      ? {
-          rateLimit: {
-            perSecond: transport.rateLimiter.ratePerSecond,
-            shared: transport.rateLimiter.shared,
-          },
-        }
-      : {}),
-  };
+  const setup = conformanceSetup(config, run, provider, transport);
   const hooks = {
     onResult: hold,
     ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}),
@@ -139,7 +151,7 @@ export async function runChecksAndPacts(
   const conformanceRun = async () => {
     const [, first] = await Promise.all([
       pacts,
-      runConformance(regular, setup, hooks, config.profile),
+      runConformance(regular, setup, hooks, config.profile, feed),
     ]);
     if (exclusive.length === 0) return first;
     const alone = await runConformance(

@@ -91,9 +91,7 @@ export function authVariantArb(
           };
         });
     case "no-colon": {
-      const joined = `${c.username}${c.password}`;
-      secrets.add(joined, "password");
-      secrets.add(base64(joined), "password");
+      const joined = registerJoined(c, secrets);
       return fc.oneof(
         fc.constant({
           variant,
@@ -135,6 +133,22 @@ export function authVariantArb(
         };
       });
   }
+}
+
+/** The user and password joined without a colon, registered as a secret (raw and encoded). */
+function registerJoined(c: Credentials, secrets: Secrets): string {
+  const joined = `${c.username}${c.password}`;
+  secrets.add(joined, "password");
+  secrets.add(base64(joined), "password");
+  return joined;
+}
+
+/**
+ * Registers every credential value the R1 matrix sends beyond the run's own (the no-colon join):
+ * what a thread that sends cases it did not generate must scrub (engine/case-feed.ts).
+ */
+export function registerAuthSecrets(c: Credentials, secrets: Secrets): void {
+  registerJoined(c, secrets);
 }
 
 /** Another case of the same letters, if there is one. */

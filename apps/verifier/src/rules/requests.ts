@@ -13,6 +13,7 @@ import {
   invalidBodyExamples,
   largeValidBodyArb,
   requestBodyText,
+  type StressBodyCase,
   stressBodyArb,
   validBodyArb,
 } from "@idp/generators";
@@ -78,6 +79,16 @@ export function validBodyAtEverySize(
   });
 }
 
+/** A stressed body: its pieces, and its text only if something reads it (a failure, a judge). */
+const stressSent = (c: StressBodyCase): SentBody => ({
+  get text() {
+    return c.text;
+  },
+  pieces: c.pieces,
+  kind: "stress" as const,
+  note: c.description,
+});
+
 /**
  * The stress kinds R4 holds to a success. Not deep nesting or extreme numbers: RFC 8259 §9 lets a
  * JSON reader limit the depth of nesting and the range of numbers (Jackson and Python stop near
@@ -96,11 +107,7 @@ export function stressedValidBody(
         profile: ctx.profile,
         onlyValid: true,
         kinds: R4_STRESS_KINDS,
-      }).map((c) => ({
-        text: c.text,
-        kind: "stress" as const,
-        note: c.description,
-      }));
+      }).map(stressSent);
     } catch (e) {
       // A profile whose bounds cover every place leaves no stressed body valid: none to send.
       if (e instanceof GeneratorError) return undefined;
@@ -128,11 +135,7 @@ export function invalidExamples(op: DetailedOperationId, ctx: RuleContext): Sent
 
 export function stressBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
   return once(ctx.profile, `stress ${op}`, () =>
-    stressBodyArb(op, { profile: ctx.profile }).map((c) => ({
-      text: c.text,
-      kind: "stress" as const,
-      note: c.description,
-    })),
+    stressBodyArb(op, { profile: ctx.profile }).map(stressSent),
   );
 }
 
@@ -148,16 +151,27 @@ const R1_POOL = 256;
  */
 export function sharedAnyBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
   return once(ctx.profile, `r1 pool ${op} ${ctx.seed} ${ctx.runs}`, () => {
-    const pool = fc
-      .sample(anyBody(op, ctx), {
-        // The run's seed mixed with the pool's name, as each check's own seed is.
-        seed: checkSeed(ctx.seed, `R1 pool ${op}`),
-        numRuns: Math.min(R1_POOL, ctx.runs),
-      })
-      .sort((a, b) => a.text.length - b.text.length);
-    return fc.noBias(fc.integer({ min: 0, max: pool.length - 1 })).map((i) => pool[i] as SentBody);
+    const size = Math.min(R1_POOL, ctx.runs);
+    // Drawn when first used: the thread that sends builds this arbitrary only to shrink with it
+    // when the case thread generates (engine/case-feed.ts).
+    let pool: SentBody[] | undefined;
+    const drawn = () => {
+      pool ??= fc
+        .sample(anyBody(op, ctx), {
+          // The run's seed mixed with the pool's name, as each check's own seed is.
+          seed: checkSeed(ctx.seed, `R1 pool ${op}`),
+          numRuns: size,
+        })
+        .sort((a, b) => lengthOf(a) - lengthOf(b));
+      return pool;
+    };
+    return fc.noBias(fc.integer({ min: 0, max: size - 1 })).map((i) => drawn()[i] as SentBody);
   });
 }
+
+/** A body's length in UTF-16 units, from its pieces when it has them (never joined to be measured). */
+const lengthOf = (b: SentBody) =>
+  b.pieces ? b.pieces.reduce((n, piece) => n + piece.length, 0) : b.text.length;
 
 /** Any body an operation can get: valid, invalid, not JSON, structurally stressed. */
 export function anyBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitrary<SentBody> {
@@ -220,13 +234,19 @@ export function toRequest(ctx: RuleContext, c: Case, stateId?: string): Outgoing
   };
   if (c.auth.header !== undefined) headers.authorization = c.auth.header;
   const id = stateId ?? c.pathId;
+  const body = c.body;
   return {
     operation: c.operation,
     method: op.method,
     origin: ctx.origin,
     path: `${ctx.basePath}${operationPath(op, id === undefined ? {} : { id })}`,
     headers,
-    body: c.body.text,
+    // Read only by what records the request (a failure, --har, --cleanup's creates): an encoded
+    // body is sent as its bytes, and its text decoded only then.
+    get body() {
+      return body.text;
+    },
+    ...(body.bytes ? { encoded: body.bytes } : {}),
     credentials: c.auth.description,
     curlAuth: c.auth.curlAuth,
   };

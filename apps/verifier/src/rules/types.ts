@@ -43,6 +43,10 @@ export interface SentBody {
   readonly kind: "valid" | "invalid" | "stress";
   /** One line on what the body is (a violation, a stress kind), for reports. */
   readonly note: string;
+  /** The text as UTF-8, when it was encoded where it was generated (the case thread's cases). */
+  readonly bytes?: Buffer;
+  /** The text in pieces (a stressed body): encoded piece by piece, never joined to be sent. */
+  readonly pieces?: readonly string[];
 }
 
 /** One generated request of a check. */

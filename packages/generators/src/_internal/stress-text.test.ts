@@ -14,8 +14,10 @@ import {
 
 // A stress part's `bytes` is counted from its pieces, never by reading the text; the body's cap is
 // kept by that count alone. The oracle here is Node's own UTF-8 length of the text.
+// And no piece is one long string: a repetition is a chunk written again (the point of pieces).
 const exact = (s: StressText): void => {
-  expect(s.bytes).toBe(Buffer.byteLength(s.text, "utf8"));
+  expect(s.bytes).toBe(Buffer.byteLength(s.pieces.join(""), "utf8"));
+  for (const piece of s.pieces) expect(piece.length).toBeLessThan(2 * 16_384 + 256);
 };
 
 const units = fc.array(textUnitArb(), { minLength: 1, maxLength: 8 });
@@ -39,7 +41,7 @@ describe("stress parts count their UTF-8 bytes exactly", () => {
     for (const t of [undefined, taken]) {
       const m = membersText(prefix, values, count, b, t);
       exact(m);
-      const keys = Object.keys(JSON.parse(`{${m.text}}`));
+      const keys = Object.keys(JSON.parse(`{${m.pieces.join("")}}`));
       expect(keys).toHaveLength(m.size);
       if (t) for (const k of keys) expect(t.has(k)).toBe(false);
       expect(keys[0]).toBe(m.firstKey);
@@ -51,7 +53,7 @@ describe("stress parts count their UTF-8 bytes exactly", () => {
     (elements, length, b) => {
       const a = arrayText(elements, length, b);
       exact(a);
-      expect(JSON.parse(a.text)).toHaveLength(a.size);
+      expect(JSON.parse(a.pieces.join(""))).toHaveLength(a.size);
     },
   );
 
@@ -69,4 +71,18 @@ describe("stress parts count their UTF-8 bytes exactly", () => {
     }),
     budget,
   ])("nestingText", (p, b) => exact(nestingText(p, b)));
+
+  // At the sizes the stress reaches (the properties above keep budgets small to run fast).
+  test.prop([units, valueTexts, fc.constantFrom(1_000, 10_000, 100_000)], { numRuns: 12 })(
+    "at full size, in pieces of a chunk's length",
+    (u, values, size) => {
+      exact(stringText(u, size, 1_048_576));
+      exact(arrayText(values, size, 1_048_576));
+      exact(membersText("k", values, Math.min(size, 10_000), 1_048_576));
+      const inner = "null";
+      exact(
+        nestingText({ depth: size, outer: "array", alternate: true, key: '"k"', inner }, 1_048_576),
+      );
+    },
+  );
 });

@@ -2,11 +2,31 @@ import fc from "fast-check";
 import { utf8Bytes } from "./json-text.ts";
 
 // The stress parts of a body, as JSON text built by repetition (never recursion), each with its
-// exact UTF-8 size, so a body is kept under its byte cap by construction.
+// exact UTF-8 size, so a body is kept under its byte cap by construction. The text is kept in
+// pieces: a repetition is one chunk of about 16 K characters written again and again, never one
+// string of up to 1 MiB (building that string, then encoding it, cost more than the rest of the
+// case: each such string is fresh memory, and a rope has to be copied flat before it is written).
+
+/** A text as pieces in order; a piece may be the very same string several times. */
+export type Pieces = readonly string[];
+
+/** Characters per repeated chunk: small enough to live in the ordinary heap, large enough to be few. */
+const CHUNK_CHARS = 16_384;
+
+/** `unit` written `times` times, as pieces: one chunk of repetitions, repeated, and the rest. */
+export function repeated(unit: string, times: number): string[] {
+  if (times <= 0 || unit === "") return [];
+  const per = Math.max(1, Math.floor(CHUNK_CHARS / unit.length));
+  if (times <= per) return [unit.repeat(times)];
+  const chunk = unit.repeat(per);
+  const out: string[] = new Array(Math.floor(times / per)).fill(chunk);
+  if (times % per > 0) out.push(unit.repeat(times % per));
+  return out;
+}
 
 /** A stress part: JSON text (a value, or `"k":v` members) and what it is. */
 export interface StressText {
-  readonly text: string;
+  readonly pieces: Pieces;
   readonly bytes: number;
   /** The size parameter it was built with: depth, code points, keys, elements or digits. */
   readonly size: number;
@@ -144,10 +164,9 @@ export function stringText(units: readonly TextUnit[], length: number, budget: n
   const n = Math.min(length, fit);
   const whole = Math.floor(n / units.length);
   const part = n % units.length;
-  const text = `"${escaped.join("").repeat(whole)}${escaped.slice(0, part).join("")}"`;
   const partBytes = bytes.slice(0, part).reduce((a, b) => a + b, 0);
   return {
-    text,
+    pieces: ['"', ...repeated(escaped.join(""), whole), escaped.slice(0, part).join(""), '"'],
     bytes: 2 + whole * cycleBytes + partBytes,
     size: n,
     json: "string",
@@ -186,15 +205,13 @@ export function nestingText(p: NestingParams, budget: number): StressText {
   const pairs = Math.floor(depth / 2);
   const odd = depth % 2 === 1;
   const second = p.alternate ? other : p.outer;
-  const text =
-    (open(p.outer) + open(second)).repeat(pairs) +
-    (odd ? open(p.outer) : "") +
-    p.inner +
-    (odd ? close(p.outer) : "") +
-    (close(second) + close(p.outer)).repeat(pairs);
   const shape = p.alternate ? "arrays and objects alternating" : `${p.outer}s`;
   return {
-    text,
+    pieces: [
+      ...repeated(open(p.outer) + open(second), pairs),
+      (odd ? open(p.outer) : "") + p.inner + (odd ? close(p.outer) : ""),
+      ...repeated(close(second) + close(p.outer), pairs),
+    ],
     bytes: pairs * perTwo + (odd ? levelBytes(p.outer) : 0) + p.inner.length,
     size: depth,
     json: p.outer,
@@ -234,22 +251,34 @@ export function membersText(
     while (taken.has(k)) k += "_";
     return k;
   };
-  const members: string[] = new Array(n);
+  // Joined about a chunk's length at a time: pieces of the ordinary heap's size.
+  const pieces: string[] = [];
+  const members: string[] = [];
+  let chars = 0;
   let bytes = n - 1; // the commas
   for (let i = 0; i < n; i++) {
     const v = i % values.length;
+    let member: string;
     if (clashes.has(i)) {
       const text = JSON.stringify(key(i));
-      members[i] = `${text}:${values[v]}`;
+      member = `${text}:${values[v]}`;
       bytes += utf8Bytes(text) + 1 + (valueBytes[v] as number);
     } else {
       const digits = String(i);
-      members[i] = `${open}${digits}":${values[v]}`;
+      member = `${open}${digits}":${values[v]}`;
       bytes += openBytes + digits.length + 2 + (valueBytes[v] as number);
     }
+    members.push(member);
+    chars += member.length + 1;
+    if (chars >= CHUNK_CHARS && i < n - 1) {
+      pieces.push(`${members.join(",")},`);
+      members.length = 0;
+      chars = 0;
+    }
   }
+  pieces.push(members.join(","));
   return {
-    text: members.join(","),
+    pieces,
     bytes,
     size: n,
     json: "object",
@@ -272,10 +301,12 @@ export function arrayText(elements: readonly string[], length: number, budget: n
   const rest = elements.slice(0, part).join(",");
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   // n >= 1, so either some whole cycles or a partial one; commas only between elements
-  const text =
-    rest === "" ? `[${`${all},`.repeat(whole - 1)}${all}]` : `[${`${all},`.repeat(whole)}${rest}]`;
+  const pieces =
+    part === 0
+      ? ["[", ...repeated(`${all},`, whole - 1), `${all}]`]
+      : ["[", ...repeated(`${all},`, whole), `${rest}]`];
   return {
-    text,
+    pieces,
     // brackets, n - 1 commas, the elements: counted, not read again from the text
     bytes: 2 + (n - 1) + whole * sum(sizes) + sum(sizes.slice(0, part)),
     size: n,
@@ -334,7 +365,7 @@ const BEYOND_DOUBLE_NUMBERS = ["1e400", "-1e400", "1E99999", "1e-400", "-1e-400"
 function numberText(text: string, what: string): StressText {
   const value = Number(text);
   return {
-    text,
+    pieces: [text],
     bytes: text.length,
     size: text.length,
     json: "number",

@@ -1,0 +1,193 @@
+import { Buffer } from "node:buffer";
+import { Worker } from "node:worker_threads";
+import type { DetailedOperationId } from "@idp/contracts";
+import type { AuthSpec } from "../rules/auth.ts";
+import type { Case, SentBody } from "../rules/types.ts";
+import type { ConformanceSetup } from "./conformance.ts";
+import { workerFile } from "./worker-file.ts";
+
+// Generating a case (a stressed body is up to 1 MiB of text) and encoding it cost idp-verify more
+// than sending and judging it: done in the thread that owns the sockets, they held up every answer
+// waiting to be read and every request waiting to go, and the provider sat idle. The case thread
+// generates ahead, in each check's own order, while this thread sends and judges.
+
+/** What the case thread is given. */
+export interface CaseFeedJob {
+  readonly setup: ConformanceSetup;
+  readonly checkIds: readonly string[];
+  readonly slot: number;
+}
+/** To the case thread: `count` more cases of a check. */
+export interface FeedRequest {
+  readonly checkId: string;
+  readonly count: number;
+}
+/** One case on the wire: its body is `length` bytes at `offset` of the batch's buffer. */
+export interface WireCase {
+  readonly operation: DetailedOperationId;
+  readonly pathId?: string;
+  readonly auth: AuthSpec;
+  readonly kind: SentBody["kind"];
+  readonly note: string;
+  readonly offset: number;
+  readonly length: number;
+}
+export type FeedReply =
+  | { readonly type: "ready" }
+  | {
+      readonly type: "cases";
+      readonly checkId: string;
+      readonly items: readonly WireCase[];
+      readonly buffer: ArrayBuffer;
+    }
+  | { readonly type: "error"; readonly checkId?: string; readonly message: string };
+
+/**
+ * Cases asked for at once; a check keeps up to twice this many ready or asked for. Each message
+ * between the threads costs ~50 µs: 32 at once make that ~2 µs per case.
+ */
+const BATCH = 32;
+
+/** A body already encoded: the bytes are sent as they are; the text is decoded only if read. */
+export function encodedBody(kind: SentBody["kind"], note: string, bytes: Buffer): SentBody {
+  let text: string | undefined;
+  return {
+    kind,
+    note,
+    bytes,
+    get text() {
+      text ??= bytes.toString("utf8");
+      return text;
+    },
+  };
+}
+
+interface Stream {
+  cases: Case[];
+  asked: number;
+  waiting: { resolve: (c: Case) => void; reject: (e: Error) => void } | undefined;
+  error?: Error;
+}
+
+/**
+ * The cases of a run's checks, generated in a thread of their own: `next(id)` gives check `id`'s
+ * cases in exactly the order `casesOf(def.cases(ctx), checkSeed(seed, id))` would (pinned by
+ * test/case-feed.test.ts), each check a bounded number ahead of what it has taken.
+ */
+export class CaseFeed {
+  readonly #worker: Worker;
+  readonly #streams = new Map<string, Stream>();
+  readonly ready: Promise<void>;
+  #failed: Error | undefined;
+  #closed = false;
+
+  constructor(job: CaseFeedJob) {
+    const { path, execArgv } = workerFile("case-worker", "case-worker");
+    this.#worker = new Worker(path, {
+      workerData: job,
+      // Its bodies are short-lived: see runInWorker's note on the young generation.
+      resourceLimits: { maxYoungGenerationSizeMb: 16 },
+      ...(execArgv ? { execArgv } : {}),
+    });
+    for (const id of job.checkIds)
+      this.#streams.set(id, { cases: [], asked: 0, waiting: undefined });
+    this.ready = new Promise((resolve, reject) => {
+      this.#worker.on("message", (m: FeedReply) => {
+        if (m.type === "ready") {
+          for (const id of job.checkIds) this.#topUp(id);
+          resolve();
+        } else if (m.type === "cases") this.#receive(m.checkId, m.items, m.buffer);
+        else if (m.checkId !== undefined) this.#fail(m.checkId, new Error(m.message));
+        else {
+          const e = new Error(`the case thread failed: ${m.message}`);
+          reject(e);
+          this.#failAll(e);
+        }
+      });
+      const lost = (why: string) => {
+        const e = new Error(`the case thread ${why}`);
+        reject(e);
+        this.#failAll(e);
+      };
+      this.#worker.on("error", (e) => lost(`failed: ${e.message}`));
+      this.#worker.on("exit", (code) => lost(`ended (exit ${code})`));
+    });
+    // Unawaited until a check asks; a failure reaches each check through `next`.
+    this.ready.catch(() => undefined);
+  }
+
+  /** Whether it generates exactly these checks' cases. */
+  generates(checks: readonly { readonly info: { readonly id: string } }[]): boolean {
+    return (
+      checks.length === this.#streams.size && checks.every((c) => this.#streams.has(c.info.id))
+    );
+  }
+
+  /** The next case of check `id`: at once when one is ready, else when the case thread sends it. */
+  next(id: string): Case | Promise<Case> {
+    const s = this.#streams.get(id);
+    if (!s) throw new Error(`the case thread does not generate ${id}`);
+    const error = s.error ?? this.#failed;
+    if (error) throw error;
+    this.#topUp(id);
+    if (s.cases.length > 0) return this.#take(s);
+    return new Promise((resolve, reject) => {
+      s.waiting = { resolve, reject };
+    });
+  }
+
+  /** Stops the case thread (the cases it made ahead are dropped). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#failed ??= new Error("the case feed is closed");
+    this.#worker.removeAllListeners("exit");
+    await this.#worker.terminate();
+  }
+
+  #take(s: Stream): Case {
+    // At most twice BATCH are ready: shifting them is cheap, and a taken case is not kept.
+    return s.cases.shift() as Case;
+  }
+
+  #topUp(id: string): void {
+    const s = this.#streams.get(id) as Stream;
+    if (this.#failed || s.error || s.cases.length + s.asked >= BATCH) return;
+    s.asked += BATCH;
+    const request: FeedRequest = { checkId: id, count: BATCH };
+    this.#worker.postMessage(request);
+  }
+
+  #receive(id: string, items: readonly WireCase[], buffer: ArrayBuffer): void {
+    const s = this.#streams.get(id);
+    if (!s) return;
+    s.asked -= items.length;
+    for (const w of items)
+      s.cases.push({
+        operation: w.operation,
+        ...(w.pathId === undefined ? {} : { pathId: w.pathId }),
+        auth: w.auth,
+        body: encodedBody(w.kind, w.note, Buffer.from(buffer, w.offset, w.length)),
+      });
+    this.#topUp(id);
+    const waiting = s.waiting;
+    if (waiting && s.cases.length > 0) {
+      s.waiting = undefined;
+      waiting.resolve(this.#take(s));
+    }
+  }
+
+  #fail(id: string, e: Error): void {
+    const s = this.#streams.get(id);
+    if (!s) return;
+    s.error = e;
+    const waiting = s.waiting;
+    s.waiting = undefined;
+    waiting?.reject(e);
+  }
+
+  #failAll(e: Error): void {
+    this.#failed ??= e;
+    for (const id of this.#streams.keys()) this.#fail(id, e);
+  }
+}

@@ -1,0 +1,103 @@
+// The case thread of a run (engine/case-feed.ts): generates each check's cases from its seed, in
+// exactly the order the check would, and sends them to the thread that sends and judges them with
+// their bodies already encoded as UTF-8 (one transferred buffer per batch: nothing is copied).
+import { Buffer } from "node:buffer";
+import { parentPort, workerData } from "node:worker_threads";
+import { loadProfile } from "@idp/contracts";
+import { CHECKS } from "../rules/index.ts";
+import type { Case } from "../rules/types.ts";
+import { Secrets } from "../secrets.ts";
+import type { CaseFeedJob, FeedReply, FeedRequest, WireCase } from "./case-feed.ts";
+import { casesOf, checkSeed } from "./cases.ts";
+import { ruleContext } from "./rule-context.ts";
+
+const job = workerData as CaseFeedJob;
+const port = parentPort;
+if (!port) throw new Error("case-worker: not a worker thread");
+const post = (m: FeedReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+const streams = new Map<string, Iterator<Case>>();
+try {
+  const profile = loadProfile(job.setup.profileArg, { cwd: job.setup.cwd });
+  // The arbitraries register what they send of the credentials here too; the sending thread
+  // builds its own (for shrinking), so its scrubbing never depends on this thread.
+  const secrets = new Secrets();
+  for (const v of job.setup.secretValues) secrets.add(v, undefined);
+  const ctx = ruleContext(job.setup, profile, secrets, job.slot);
+  for (const id of job.checkIds) {
+    const def = CHECKS.find((c) => c.info.id === id);
+    if (!def) throw new Error(`unknown check ${id}`);
+    streams.set(id, casesOf(def.cases(ctx), checkSeed(job.setup.seed, id)));
+  }
+  post({ type: "ready" });
+} catch (e) {
+  post({ type: "error", message: String((e as Error)?.message ?? e).split("\n")[0] ?? "" });
+}
+
+port.on("message", (m: FeedRequest) => {
+  const stream = streams.get(m.checkId);
+  if (!stream) return;
+  try {
+    const cases: Case[] = [];
+    for (let i = 0; i < m.count; i++) cases.push(stream.next().value as Case);
+    // One buffer for the batch, each body at its offset: the sender sends views of it.
+    const pieces = cases.map((c) => c.body.pieces ?? [c.body.text]);
+    const sizes = pieces.map(byteLengthOf);
+    const buffer = new ArrayBuffer(sizes.reduce((a, b) => a + b, 0));
+    const bytes = Buffer.from(buffer);
+    let offset = 0;
+    const items: WireCase[] = cases.map((c, i) => {
+      const length = sizes[i] as number;
+      writePieces(pieces[i] as readonly string[], bytes, offset);
+      const item: WireCase = {
+        operation: c.operation,
+        ...(c.pathId === undefined ? {} : { pathId: c.pathId }),
+        auth: c.auth,
+        kind: c.body.kind,
+        note: c.body.note,
+        offset,
+        length,
+      };
+      offset += length;
+      return item;
+    });
+    post({ type: "cases", checkId: m.checkId, items, buffer }, [buffer]);
+  } catch (e) {
+    post({
+      type: "error",
+      checkId: m.checkId,
+      message: String((e as Error)?.message ?? e).split("\n")[0] ?? "",
+    });
+  }
+});
+/** UTF-8 length of pieces; a repeated piece (the same chunk again) is counted once. */
+function byteLengthOf(pieces: readonly string[]): number {
+  let total = 0;
+  let last: string | undefined;
+  let lastBytes = 0;
+  for (const piece of pieces) {
+    if (piece !== last) {
+      last = piece;
+      lastBytes = Buffer.byteLength(piece, "utf8");
+    }
+    total += lastBytes;
+  }
+  return total;
+}
+
+/** Writes pieces at `offset`; a repeated piece is copied from where it was just written. */
+function writePieces(pieces: readonly string[], into: Buffer, offset: number): void {
+  let at = offset;
+  let last: string | undefined;
+  let lastAt = 0;
+  let lastBytes = 0;
+  for (const piece of pieces) {
+    if (piece === last) into.copy(into, at, lastAt, lastAt + lastBytes);
+    else {
+      last = piece;
+      lastAt = at;
+      lastBytes = into.write(piece, at, "utf8");
+    }
+    at += lastBytes;
+  }
+}
