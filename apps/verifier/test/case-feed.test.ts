@@ -43,7 +43,8 @@ const TAKE = 70;
  * What a case is on the wire: the exact bytes of its body and every field a check reads. A case of
  * the case thread carries its body encoded (the bytes travel; the text is decoded only if read).
  */
-const shape = (c: Case, encoded: boolean) => ({
+const shape = (c: Case, encoded: boolean, prepared: unknown) => ({
+  prepared,
   operation: c.operation,
   pathId: c.pathId,
   auth: c.auth,
@@ -72,10 +73,18 @@ describe("the case thread", () => {
       // Arrange
       const ctx = ruleContext(setup, defaultProfile, new Secrets(), 0);
       const own = casesOf(def.cases(ctx), checkSeed(SEED, id));
-      const expected = Array.from({ length: TAKE }, () => shape(own.next().value as Case, false));
+      // What the check's judge reads of a case alone (R5: the profile's reading of the body) is
+      // computed there too, and must be what this thread would compute.
+      const expected = Array.from({ length: TAKE }, () => {
+        const c = own.next().value as Case;
+        return shape(c, false, def.prepare?.(c, ctx));
+      });
       // Act
       const fed: ReturnType<typeof shape>[] = [];
-      for (let i = 0; i < TAKE; i++) fed.push(shape(await feed.next(id), true));
+      for (let i = 0; i < TAKE; i++) {
+        const c = await feed.next(id);
+        fed.push(shape(c, true, c.prepared?.value));
+      }
       // Assert
       expect(fed).toEqual(expected);
     },

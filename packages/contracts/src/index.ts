@@ -66,6 +66,7 @@ export {
   type ExpectedRejection,
   expectedRejection,
   rejectionProblem,
+  rejectionProblemOf,
 } from "./judges/rejection.ts";
 export {
   acceptanceProblem,

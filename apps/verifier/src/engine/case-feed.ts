@@ -17,7 +17,7 @@ export interface CaseFeedJob {
   readonly checkIds: readonly string[];
   readonly slot: number;
 }
-/** To the case thread: `count` more cases of a check. */
+/** To the case thread (several in one message): `count` more cases of a check. */
 export interface FeedRequest {
   readonly checkId: string;
   readonly count: number;
@@ -31,6 +31,7 @@ export interface WireCase {
   readonly note: string;
   readonly offset: number;
   readonly length: number;
+  readonly prepared?: { readonly value: unknown };
 }
 export type FeedReply =
   | { readonly type: "ready" }
@@ -80,6 +81,7 @@ export class CaseFeed {
   readonly ready: Promise<void>;
   #failed: Error | undefined;
   #closed = false;
+  #pending: FeedRequest[] = [];
 
   constructor(job: CaseFeedJob) {
     const { path, execArgv } = workerFile("case-worker", "case-worker");
@@ -154,8 +156,16 @@ export class CaseFeed {
     const s = this.#streams.get(id) as Stream;
     if (this.#failed || s.error || s.cases.length + s.asked >= BATCH) return;
     s.asked += BATCH;
-    const request: FeedRequest = { checkId: id, count: BATCH };
-    this.#worker.postMessage(request);
+    // The requests of one turn of the event loop go as one message: each message wakes the case
+    // thread, and a woken thread can take the core this one was sending from.
+    if (this.#pending.length === 0) queueMicrotask(() => this.#flush());
+    this.#pending.push({ checkId: id, count: BATCH });
+  }
+
+  #flush(): void {
+    const requests = this.#pending;
+    this.#pending = [];
+    if (!this.#closed && requests.length > 0) this.#worker.postMessage(requests);
   }
 
   #receive(id: string, items: readonly WireCase[], buffer: ArrayBuffer): void {
@@ -168,6 +178,7 @@ export class CaseFeed {
         ...(w.pathId === undefined ? {} : { pathId: w.pathId }),
         auth: w.auth,
         body: encodedBody(w.kind, w.note, Buffer.from(buffer, w.offset, w.length)),
+        ...(w.prepared ? { prepared: w.prepared } : {}),
       });
     this.#topUp(id);
     const waiting = s.waiting;

@@ -16,7 +16,7 @@ const port = parentPort;
 if (!port) throw new Error("case-worker: not a worker thread");
 const post = (m: FeedReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-const streams = new Map<string, Iterator<Case>>();
+const streams = new Map<string, { cases: Iterator<Case>; prepare?: (c: Case) => unknown }>();
 try {
   const profile = loadProfile(job.setup.profileArg, { cwd: job.setup.cwd });
   // The arbitraries register what they send of the credentials here too; the sending thread
@@ -27,19 +27,28 @@ try {
   for (const id of job.checkIds) {
     const def = CHECKS.find((c) => c.info.id === id);
     if (!def) throw new Error(`unknown check ${id}`);
-    streams.set(id, casesOf(def.cases(ctx), checkSeed(job.setup.seed, id)));
+    const prepare = def.prepare;
+    streams.set(id, {
+      cases: casesOf(def.cases(ctx), checkSeed(job.setup.seed, id)),
+      ...(prepare ? { prepare: (c: Case) => prepare(c, ctx) } : {}),
+    });
   }
   post({ type: "ready" });
 } catch (e) {
   post({ type: "error", message: String((e as Error)?.message ?? e).split("\n")[0] ?? "" });
 }
 
-port.on("message", (m: FeedRequest) => {
+port.on("message", (requests: readonly FeedRequest[]) => {
+  for (const m of requests) generate(m);
+});
+
+/** Generates a batch of a check's cases and sends them, encoded. */
+function generate(m: FeedRequest): void {
   const stream = streams.get(m.checkId);
   if (!stream) return;
   try {
     const cases: Case[] = [];
-    for (let i = 0; i < m.count; i++) cases.push(stream.next().value as Case);
+    for (let i = 0; i < m.count; i++) cases.push(stream.cases.next().value as Case);
     // One buffer for the batch, each body at its offset: the sender sends views of it.
     const pieces = cases.map((c) => c.body.pieces ?? [c.body.text]);
     const sizes = pieces.map(byteLengthOf);
@@ -57,6 +66,7 @@ port.on("message", (m: FeedRequest) => {
         note: c.body.note,
         offset,
         length,
+        ...(stream.prepare ? { prepared: { value: stream.prepare(c) } } : {}),
       };
       offset += length;
       return item;
@@ -69,7 +79,7 @@ port.on("message", (m: FeedRequest) => {
       message: String((e as Error)?.message ?? e).split("\n")[0] ?? "",
     });
   }
-});
+}
 /** UTF-8 length of pieces; a repeated piece (the same chunk again) is counted once. */
 function byteLengthOf(pieces: readonly string[]): number {
   let total = 0;

@@ -1,9 +1,10 @@
 import {
   DETAILED_OPERATION_IDS,
   type DetailedOperationId,
+  type ExpectedRejection,
   expectedRejection,
   PROVIDER_STATES,
-  rejectionProblem,
+  rejectionProblemOf,
 } from "@idp/contracts";
 import { caseArb, goodAuth, invalidBody, invalidExamples, toCase } from "./requests.ts";
 import type { CheckDef, RuleModule } from "./types.ts";
@@ -29,9 +30,17 @@ const rejectedCheck = (op: DetailedOperationId): CheckDef => ({
     : {}),
   cases: (ctx) => caseArb(op, invalidBody(op, ctx), goodAuth(ctx)),
   examples: (ctx) => invalidExamples(op, ctx).map((body) => toCase(op, body, ctx)),
+  // The profile's reading of the exact text sent: read where the case is generated when it can be.
+  prepare: (c, ctx) => expectedRejection(op, c.body.text, ctx.profile),
   judge: (c, answer, { ctx }) =>
     judgeResponse("R5", answer, (res) =>
-      rejectionProblem(op, c.body.text, res.status, ctx.profile),
+      rejectionProblemOf(
+        op,
+        c.prepared
+          ? (c.prepared.value as ExpectedRejection | undefined)
+          : expectedRejection(op, c.body.text, ctx.profile),
+        res.status,
+      ),
     ),
   weight: 1,
   expects: ({ profile, body }) => {

@@ -56,6 +56,8 @@ export interface Case {
   readonly pathId?: string;
   readonly body: SentBody;
   readonly auth: AuthSpec;
+  /** The check's `prepare` of this case, when the case thread computed it (plain data). */
+  readonly prepared?: { readonly value: unknown };
 }
 
 /** Everything a rule reads about the run (never the provider's answers: those come per case). */
@@ -137,6 +139,12 @@ export interface CheckDef {
    */
   readonly examples?: (ctx: RuleContext) => readonly Case[];
   readonly judge: (c: Case, answer: Answer, io: JudgeIo) => Verdict | Promise<Verdict>;
+  /**
+   * What `judge` reads of the case alone (never of the answer), as plain data: the case thread
+   * computes it where it generates the case, off the thread that waits on the provider, and the
+   * judge finds it in `c.prepared` (else it computes it itself).
+   */
+  readonly prepare?: (c: Case, ctx: RuleContext) => unknown;
   /**
    * After shrinking: one line on where the failure starts, found by sending the smallest failing
    * case once more with one thing made smaller (R4: "a schema.name of 65 code points is refused;

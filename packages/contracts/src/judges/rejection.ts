@@ -46,7 +46,18 @@ export function rejectionProblem(
   status: number,
   profile: ContractProfile = defaultProfile,
 ): Problem | undefined {
-  const expected = expectedRejection(operation, rawBodyText, profile);
+  return rejectionProblemOf(operation, expectedRejection(operation, rawBodyText, profile), status);
+}
+
+/**
+ * {@link rejectionProblem} from an {@link expectedRejection} already read (a verifier reads the
+ * body where it generates it, and judges the status where the answer arrives).
+ */
+export function rejectionProblemOf(
+  operation: DetailedOperationId,
+  expected: ExpectedRejection | undefined,
+  status: number,
+): Problem | undefined {
   if (expected === undefined || status === expected.status) return undefined;
   const { violation } = expected;
   return {
