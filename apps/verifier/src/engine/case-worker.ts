@@ -16,6 +16,9 @@ const port = parentPort;
 if (!port) throw new Error("case-worker: not a worker thread");
 const post = (m: FeedReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
+/** The most body bytes of one batch (at least one case). */
+const BATCH_BYTES = 2 * 1024 * 1024;
+
 const streams = new Map<string, { cases: Iterator<Case>; prepare?: (c: Case) => unknown }>();
 try {
   const profile = loadProfile(job.setup.profileArg, { cwd: job.setup.cwd });
@@ -47,12 +50,23 @@ function generate(m: FeedRequest): void {
   const stream = streams.get(m.checkId);
   if (!stream) return;
   try {
+    // Up to `count` cases, or fewer once their bodies reach BATCH_BYTES (stressed bodies are up to
+    // 1 MiB): what waits in the sending thread stays small whatever the check sends.
     const cases: Case[] = [];
-    for (let i = 0; i < m.count; i++) cases.push(stream.cases.next().value as Case);
+    const pieces: (readonly string[])[] = [];
+    const sizes: number[] = [];
+    let total = 0;
+    while (cases.length < m.count && total < BATCH_BYTES) {
+      const c = stream.cases.next().value as Case;
+      const p = c.body.pieces ?? [c.body.text];
+      const size = byteLengthOf(p);
+      cases.push(c);
+      pieces.push(p);
+      sizes.push(size);
+      total += size;
+    }
     // One buffer for the batch, each body at its offset: the sender sends views of it.
-    const pieces = cases.map((c) => c.body.pieces ?? [c.body.text]);
-    const sizes = pieces.map(byteLengthOf);
-    const buffer = new ArrayBuffer(sizes.reduce((a, b) => a + b, 0));
+    const buffer = new ArrayBuffer(total);
     const bytes = Buffer.from(buffer);
     let offset = 0;
     const items: WireCase[] = cases.map((c, i) => {
@@ -71,7 +85,7 @@ function generate(m: FeedRequest): void {
       offset += length;
       return item;
     });
-    post({ type: "cases", checkId: m.checkId, items, buffer }, [buffer]);
+    post({ type: "cases", checkId: m.checkId, requested: m.count, items, buffer }, [buffer]);
   } catch (e) {
     post({
       type: "error",
