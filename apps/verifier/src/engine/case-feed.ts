@@ -88,14 +88,17 @@ export class CaseFeed {
 
   constructor(job: CaseFeedJob) {
     const { path, execArgv } = workerFile("case-worker", "case-worker");
+    // Each check's first batch is made before the thread says it is ready (so before the run's
+    // first request): the checks start with cases waiting for them.
+    const data: CaseFeedJob & { readonly first: number } = { ...job, first: BATCH };
     this.#worker = new Worker(path, {
-      workerData: job,
+      workerData: data,
       // Its bodies are short-lived: see runInWorker's note on the young generation.
       resourceLimits: { maxYoungGenerationSizeMb: 16 },
       ...(execArgv ? { execArgv } : {}),
     });
     for (const id of job.checkIds)
-      this.#streams.set(id, { cases: [], asked: 0, waiting: undefined });
+      this.#streams.set(id, { cases: [], asked: BATCH, waiting: undefined });
     this.ready = new Promise((resolve, reject) => {
       this.#worker.on("message", (m: FeedReply) => {
         if (m.type === "ready") {

@@ -11,7 +11,7 @@ import type { CaseFeedJob, FeedReply, FeedRequest, WireCase } from "./case-feed.
 import { casesOf, checkSeed } from "./cases.ts";
 import { ruleContext } from "./rule-context.ts";
 
-const job = workerData as CaseFeedJob;
+const job = workerData as CaseFeedJob & { readonly first: number };
 const port = parentPort;
 if (!port) throw new Error("case-worker: not a worker thread");
 const post = (m: FeedReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
@@ -36,6 +36,8 @@ try {
       ...(prepare ? { prepare: (c: Case) => prepare(c, ctx) } : {}),
     });
   }
+  // Every check's first batch, unasked (the feed counts on it), then ready.
+  for (const id of job.checkIds) generate({ checkId: id, count: job.first });
   post({ type: "ready" });
 } catch (e) {
   post({ type: "error", message: String((e as Error)?.message ?? e).split("\n")[0] ?? "" });
