@@ -1,15 +1,17 @@
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { defaultProfile } from "@idp/contracts";
+import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CaseFeed } from "../src/engine/case-feed.ts";
 import { casesOf, checkSeed } from "../src/engine/cases.ts";
-import type { ConformanceSetup } from "../src/engine/conformance.ts";
+import { CASE_THREAD_FROM, type ConformanceSetup } from "../src/engine/conformance.ts";
 import { ruleContext } from "../src/engine/rule-context.ts";
 import { DIRECT } from "../src/http/settings.ts";
 import { CHECKS } from "../src/rules/index.ts";
 import type { Case } from "../src/rules/types.ts";
 import { Secrets } from "../src/secrets.ts";
+import { against, CREDENTIALS, verifyReport } from "./support/run.ts";
 
 // The case thread must give each check exactly the cases the check would generate itself, in the
 // same order: a replay (--seed, --checks) and shrinking (which regenerates here) depend on it. The
@@ -36,7 +38,7 @@ const setup: ConformanceSetup = {
   transport: DIRECT,
   cleanup: false,
 };
-// More than two of the feed's batches (32 each), so the third is asked for as the first runs out.
+// More than two of the feed's batches (32 each) after the examples, so more are asked for as they run out.
 const TAKE = 70;
 
 /**
@@ -72,16 +74,20 @@ describe("the case thread", () => {
     async (id, def) => {
       // Arrange
       const ctx = ruleContext(setup, defaultProfile, new Secrets(), 0);
+      // The check's examples (R5's) first, then its generated cases.
+      const examples = def.examples?.(ctx) ?? [];
       const own = casesOf(def.cases(ctx), checkSeed(SEED, id));
+      const take = examples.length + TAKE;
       // What the check's judge reads of a case alone (R5: the profile's reading of the body) is
       // computed there too, and must be what this thread would compute.
-      const expected = Array.from({ length: TAKE }, () => {
-        const c = own.next().value as Case;
+      const expected = Array.from({ length: take }, (_, i) => {
+        const c = i < examples.length ? (examples[i] as Case) : (own.next().value as Case);
         return shape(c, false, def.prepare?.(c, ctx));
       });
       // Act
       const fed: ReturnType<typeof shape>[] = [];
-      for (let i = 0; i < TAKE; i++) {
+      expect(feed.examples(id)).toBe(examples.length);
+      for (let i = 0; i < take; i++) {
         const c = await feed.next(id);
         fed.push(shape(c, true, c.prepared?.value));
       }
@@ -100,4 +106,48 @@ describe("the case thread", () => {
     await other.close();
     expect(() => other.next("R6.no-5xx")).toThrow(/closed/);
   });
+});
+
+describe("a failure found through the case thread", () => {
+  let provider: RunningProvider | undefined;
+  afterAll(() => provider?.close());
+
+  it.each([
+    // R5's examples come first: a provider swapping 400 and 422 fails on one of them.
+    [
+      "an example",
+      "swap-400-422" as const,
+      "R5.invalid-rejected.createSchema",
+      /^example \d+ of \d+$/,
+    ],
+    // A generated case, then shrunk by the sending thread's own arbitrary.
+    ["a generated, shrunk case", "crash-on-long-string" as const, "R6.no-5xx", /^\d+(:\d+)*$/],
+  ])(
+    "is %s, and the replay command (too few cases for the case thread) finds the very same one",
+    async (_, fault, id, path) => {
+      // Arrange: enough cases for the case thread (CASE_THREAD_FROM), with every R check.
+      provider = await startHandProvider({ credentials: CREDENTIALS, faults: [fault] });
+      const checks = [
+        "R5.invalid-rejected.createSchema",
+        "R6.no-5xx",
+        "R2.error-body",
+        "R3.documented-status",
+      ];
+      const runs = Math.ceil(CASE_THREAD_FROM / checks.length);
+      // Act
+      const whole = await verifyReport(
+        against(provider, ["--checks", checks.join(",")], { runs, seed: 5 }),
+      );
+      const alone = await verifyReport(against(provider, ["--checks", id], { runs, seed: 5 }));
+      // Assert
+      const found = whole.report?.checks.find((c) => c.id === id)?.failure;
+      const replayed = alone.report?.checks.find((c) => c.id === id)?.failure;
+      expect(found?.counterexamplePath, whole.stdout).toMatch(path);
+      expect(replayed?.counterexamplePath).toBe(found?.counterexamplePath);
+      expect(replayed?.message).toBe(found?.message);
+      expect(replayed?.exchange?.request.body).toBe(found?.exchange?.request.body);
+      expect(replayed?.sentBody).toBe(found?.sentBody);
+    },
+    120_000,
+  );
 });

@@ -34,7 +34,11 @@ export interface WireCase {
   readonly prepared?: { readonly value: unknown };
 }
 export type FeedReply =
-  | { readonly type: "ready" }
+  | {
+      readonly type: "ready";
+      /** How many examples each check's stream begins with (they come before its cases). */
+      readonly examples: Readonly<Record<string, number>>;
+    }
   | {
       readonly type: "cases";
       readonly checkId: string;
@@ -75,7 +79,8 @@ interface Stream {
 
 /**
  * The cases of a run's checks, generated in a thread of their own: `next(id)` gives check `id`'s
- * cases in exactly the order `casesOf(def.cases(ctx), checkSeed(seed, id))` would (pinned by
+ * examples (`def.examples(ctx)`), then its cases in exactly the order
+ * `casesOf(def.cases(ctx), checkSeed(seed, id))` would (pinned by
  * test/case-feed.test.ts), each check a bounded number ahead of what it has taken.
  */
 export class CaseFeed {
@@ -85,6 +90,7 @@ export class CaseFeed {
   #failed: Error | undefined;
   #closed = false;
   #pending: FeedRequest[] = [];
+  #examples: Readonly<Record<string, number>> = {};
 
   constructor(job: CaseFeedJob) {
     const { path, execArgv } = workerFile("case-worker", "case-worker");
@@ -102,6 +108,7 @@ export class CaseFeed {
     this.ready = new Promise((resolve, reject) => {
       this.#worker.on("message", (m: FeedReply) => {
         if (m.type === "ready") {
+          this.#examples = m.examples;
           for (const id of job.checkIds) this.#topUp(id);
           resolve();
         } else if (m.type === "cases") this.#receive(m.checkId, m.requested, m.items, m.buffer);
@@ -122,6 +129,11 @@ export class CaseFeed {
     });
     // Unawaited until a check asks; a failure reaches each check through `next`.
     this.ready.catch(() => undefined);
+  }
+
+  /** How many examples check `id`'s stream begins with (known once ready). */
+  examples(id: string): number {
+    return this.#examples[id] ?? 0;
   }
 
   /** Whether it generates exactly these checks' cases. */

@@ -20,6 +20,13 @@ const post = (m: FeedReply, transfer: ArrayBuffer[] = []) => port.postMessage(m,
 const BATCH_BYTES = 2 * 1024 * 1024;
 
 const streams = new Map<string, { cases: Iterator<Case>; prepare?: (c: Case) => unknown }>();
+const counts: Record<string, number> = {};
+
+/** A check's examples (sent first, every run the same), then its generated cases. */
+function* withExamples(examples: readonly Case[], cases: Iterator<Case>): Generator<Case> {
+  yield* examples;
+  for (;;) yield cases.next().value as Case;
+}
 try {
   const profile = loadProfile(job.setup.profileArg, { cwd: job.setup.cwd });
   // The arbitraries register what they send of the credentials here too; the sending thread
@@ -31,14 +38,16 @@ try {
     const def = CHECKS.find((c) => c.info.id === id);
     if (!def) throw new Error(`unknown check ${id}`);
     const prepare = def.prepare;
+    const examples = def.examples?.(ctx) ?? [];
+    counts[id] = examples.length;
     streams.set(id, {
-      cases: casesOf(def.cases(ctx), checkSeed(job.setup.seed, id)),
+      cases: withExamples(examples, casesOf(def.cases(ctx), checkSeed(job.setup.seed, id))),
       ...(prepare ? { prepare: (c: Case) => prepare(c, ctx) } : {}),
     });
   }
   // Every check's first batch, unasked (the feed counts on it), then ready.
   for (const id of job.checkIds) generate({ checkId: id, count: job.first });
-  post({ type: "ready" });
+  post({ type: "ready", examples: counts });
 } catch (e) {
   post({ type: "error", message: String((e as Error)?.message ?? e).split("\n")[0] ?? "" });
 }
@@ -96,6 +105,7 @@ function generate(m: FeedRequest): void {
     });
   }
 }
+
 /** UTF-8 length of pieces; a repeated piece (the same chunk again) is counted once. */
 function byteLengthOf(pieces: readonly string[]): number {
   let total = 0;

@@ -168,9 +168,11 @@ export async function runCheck(
   const feed = e.feed;
   // Without the case thread, generated here, one at a time (the arbitrary is built now).
   const cases = feed ? undefined : casesOf(run.arb, seed);
-  // Examples go first (every run the same), then `runs` generated cases.
-  const examples = def.examples?.(e.rules) ?? [];
-  const total = examples.length + e.runs;
+  // Examples go first (every run the same), then `runs` generated cases; from the case thread,
+  // the examples come with the cases.
+  const examples = feed ? [] : (def.examples?.(e.rules) ?? []);
+  const exampleCount = feed ? feed.examples(def.info.id) : examples.length;
+  const total = exampleCount + e.runs;
   let next = 0;
   const stop = () =>
     first !== undefined ||
@@ -188,7 +190,7 @@ export async function runCheck(
     // From the case thread, a case is fetched before a place in flight is taken: waiting for it
     // must not hold a place another check's ready case could use.
     let c: Case | undefined;
-    if (feed && index >= examples.length) {
+    if (feed) {
       try {
         const got = feed.next(def.info.id);
         c = got instanceof Promise ? await got : got;
@@ -255,7 +257,7 @@ export async function runCheck(
   if (first)
     return finish({
       status: "failed",
-      failure: await shrink(run, seed, first.index, first.outcome, examples.length),
+      failure: await shrink(run, seed, first.index, first.outcome, exampleCount),
     });
   if (crash !== undefined)
     return finish({
