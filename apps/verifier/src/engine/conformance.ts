@@ -88,7 +88,8 @@ export interface ConformanceOutcome {
 export const DEFAULT_THREADS = 1;
 /**
  * From this many cases, they are generated in a thread of their own (engine/case-feed.ts): its
- * start (~60 ms built) is then repaid. Fewer are generated where they are sent.
+ * start (loading the modules, building every arbitrary again, ~70 MiB) is then repaid. Fewer are
+ * generated where they are sent.
  */
 export const CASE_THREAD_FROM = 1_000;
 export function defaultPactInstances(): number {

@@ -163,7 +163,7 @@ export async function runCheck(
   let timedOut = false;
   let crash: unknown;
   const inflight = new Set<Promise<void>>();
-  // Cases are generated one at a time, as they are dispatched: only those in flight exist.
+  // Cases exist only a batch ahead (from the case thread) or one at a time (generated here).
   const seed = checkSeed(e.seed, def.info.id);
   const feed = e.feed;
   // Without the case thread, generated here, one at a time (the arbitrary is built now).
