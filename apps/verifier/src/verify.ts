@@ -48,9 +48,10 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   const transport = openTransport(config, run, provider);
   // The case thread starts before the first request: its start and the arbitraries it builds are
   // the run's to pay, not something to put between the provider's requests.
+  const setup = conformanceSetup(config, run, provider, transport);
   const feed = caseFeedFor(
     plan.checks.filter((c) => !c.exclusive),
-    conformanceSetup(config, run, provider, transport),
+    setup,
   );
   try {
     await feed?.ready.catch(() => undefined);
@@ -73,7 +74,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       states,
       transport,
       io,
-      feed,
+      { setup, ...(feed ? { feed } : {}) },
     );
     const restored = await leaveAsFound(
       config,

@@ -136,13 +136,6 @@ export class CaseFeed {
     return this.#examples[id] ?? 0;
   }
 
-  /** Whether it generates exactly these checks' cases. */
-  generates(checks: readonly { readonly info: { readonly id: string } }[]): boolean {
-    return (
-      checks.length === this.#streams.size && checks.every((c) => this.#streams.has(c.info.id))
-    );
-  }
-
   /** The next case of check `id`: at once when one is ready, else when the case thread sends it. */
   next(id: string): Case | Promise<Case> {
     const s = this.#streams.get(id);

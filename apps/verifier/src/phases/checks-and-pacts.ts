@@ -86,8 +86,13 @@ export async function runChecksAndPacts(
   states: ProviderStates | undefined,
   transport: Transport,
   io: VerifyIo,
-  feed?: CaseFeed,
+  prepared: {
+    /** Built once, before the first request (the case thread is started from it). */
+    readonly setup: ConformanceSetup;
+    readonly feed?: CaseFeed;
+  },
 ): Promise<ChecksOutcome> {
+  const { setup, feed } = prepared;
   const results: CheckResult[] = [];
   const held: CheckResult[] = [];
   const emit = (r: CheckResult) => {
@@ -138,7 +143,6 @@ export async function runChecksAndPacts(
         }
       })
     : Promise.resolve();
-  const setup = conformanceSetup(config, run, provider, transport);
   const hooks = {
     onResult: hold,
     ...(io.onCaseDone ? { onCaseDone: io.onCaseDone } : {}),

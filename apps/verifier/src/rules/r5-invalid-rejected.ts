@@ -7,8 +7,11 @@ import {
   rejectionProblemOf,
 } from "@idp/contracts";
 import { caseArb, goodAuth, invalidBody, invalidExamples, toCase } from "./requests.ts";
-import type { CheckDef, RuleModule } from "./types.ts";
+import type { Case, CheckDef, RuleContext, RuleModule } from "./types.ts";
 import { judgeResponse } from "./verdict.ts";
+
+const expectedOf = (op: DetailedOperationId, c: Case, ctx: RuleContext) =>
+  expectedRejection(op, c.body.text, ctx.profile);
 
 // R5's oracle is @idp/contracts' reading of the exact text sent (never the generator's label), and
 // its status is the profile's pin: any other status, even a documented 4xx, breaks R5.
@@ -31,17 +34,13 @@ const rejectedCheck = (op: DetailedOperationId): CheckDef => ({
   cases: (ctx) => caseArb(op, invalidBody(op, ctx), goodAuth(ctx)),
   examples: (ctx) => invalidExamples(op, ctx).map((body) => toCase(op, body, ctx)),
   // The profile's reading of the exact text sent: read where the case is generated when it can be.
-  prepare: (c, ctx) => expectedRejection(op, c.body.text, ctx.profile),
-  judge: (c, answer, { ctx }) =>
-    judgeResponse("R5", answer, (res) =>
-      rejectionProblemOf(
-        op,
-        c.prepared
-          ? (c.prepared.value as ExpectedRejection | undefined)
-          : expectedRejection(op, c.body.text, ctx.profile),
-        res.status,
-      ),
-    ),
+  prepare: (c, ctx) => expectedOf(op, c, ctx),
+  judge: (c, answer, { ctx }) => {
+    const expected = c.prepared
+      ? (c.prepared.value as ExpectedRejection | undefined)
+      : expectedOf(op, c, ctx);
+    return judgeResponse("R5", answer, (res) => rejectionProblemOf(op, expected, res.status));
+  },
   weight: 1,
   expects: ({ profile, body }) => {
     const pin = body !== undefined ? expectedRejection(op, body, profile) : undefined;
