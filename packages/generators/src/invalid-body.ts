@@ -14,6 +14,7 @@ import {
 } from "@idp/contracts";
 import fc from "fast-check";
 import type { z } from "zod";
+import { cloneJson } from "./_internal/clone.ts";
 import { fitBounds, fitBoundsAt, prefixCodePoints } from "./_internal/fit.ts";
 import {
   anyKey,
@@ -226,7 +227,8 @@ export function invalidBodyArb(
         fc
           .tuple(base, root ? fc.constant([]) : picksFor(obj as Slot, true), unknownKey, anyString)
           .map(([b, picks, extra, value]) => {
-            let body: Record<string, unknown> = structuredClone(b);
+            // A slot's locate copies the body itself.
+            let body: Record<string, unknown> = root ? cloneJson(b) : b;
             let target = body;
             let path: (string | number)[] = [];
             if (!root) {
@@ -321,7 +323,7 @@ function overBoundArb(
       if (kind === "array") {
         const have = Array.isArray(current) && current.length > 0 ? current : [item];
         return {
-          value: Array.from({ length: count }, (_, i) => structuredClone(have[i % have.length])),
+          value: Array.from({ length: count }, (_, i) => cloneJson(have[i % have.length])),
           what: `${count} items, past the profile's maxItems ${n}`,
         };
       }
@@ -331,7 +333,7 @@ function overBoundArb(
       for (let i = 0; Object.keys(out).length < count; i++) {
         const [k, v] = have[i % have.length] as [string, unknown];
         const name = i < have.length ? k : `${k}~${i}`;
-        if (!Object.hasOwn(out, name)) out[name] = structuredClone(v);
+        if (!Object.hasOwn(out, name)) out[name] = cloneJson(v);
       }
       return { value: out, what: `${count} keys, past the profile's maxItems ${n}` };
     });

@@ -7,6 +7,7 @@ import {
   requestShapeFor,
 } from "@idp/contracts";
 import type { z } from "zod";
+import { cloneJson } from "./_internal/clone.ts";
 import { fitBounds } from "./_internal/fit.ts";
 import {
   describeJsonType,
@@ -159,7 +160,7 @@ export function invalidBodyExamples(
     const path = pathIn(base, slot.segments);
     if (!path) continue;
     for (const kind of wrongKindsOf(slot.expected)) {
-      const body = structuredClone(base);
+      const body = cloneJson(base);
       let parent: Record<string | number, unknown> = body;
       for (const step of path.slice(0, -1))
         parent = parent[step] as Record<string | number, unknown>;

@@ -8,6 +8,7 @@ import {
   type ViolationKind,
 } from "@idp/contracts";
 import fc from "fast-check";
+import { cloneJson } from "./_internal/clone.ts";
 import { fitBoundsAt } from "./_internal/fit.ts";
 import {
   HOLE,
@@ -219,7 +220,8 @@ export function stressBodyArb(
             valueParamsArb(kind, limits, "unknown-key", undefined),
           )
           .map(([b, picks, keyUnits, at, params]) => {
-            let body: Record<string, unknown> = structuredClone(b);
+            // A slot's locate copies the body itself.
+            let body: Record<string, unknown> = slot ? b : cloneJson(b);
             let target = body;
             let containerPath: (string | number)[] = [];
             if (slot) {

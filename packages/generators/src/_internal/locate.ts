@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { zodArbitrary } from "../zod-arbitrary.ts";
+import { cloneJson } from "./clone.ts";
 import { anyKey } from "./json-values.ts";
 import { formatPattern } from "./patterns.ts";
 import type { Slot } from "./slots.ts";
@@ -58,7 +59,7 @@ export function locate(
   path: (string | number)[];
 } {
   // Generated values belong to fast-check's shrink trees: work on copies, never mutate them.
-  const body = structuredClone(original);
+  const body = cloneJson(original);
   let node: unknown = body;
   const path: (string | number)[] = [];
   const { segments } = slot;
@@ -70,16 +71,16 @@ export function locate(
     if (seg?.kind === "key") {
       key = seg.key;
       const obj = node as Record<string, unknown>;
-      if (!last && !Object.hasOwn(obj, key) && pick) obj[key] = structuredClone(pick.fresh);
+      if (!last && !Object.hasOwn(obj, key) && pick) obj[key] = cloneJson(pick.fresh);
     } else if (seg?.kind === "element") {
       const arr = node as unknown[];
-      if (arr.length === 0) arr.push(structuredClone(pick?.fresh ?? null));
+      if (arr.length === 0) arr.push(cloneJson(pick?.fresh ?? null));
       key = (pick?.index ?? 0) % arr.length;
     } else {
       const map = node as Record<string, unknown>;
       let keys = Object.keys(map);
       if (keys.length === 0 && pick) {
-        map[pick.key] = structuredClone(pick.fresh);
+        map[pick.key] = cloneJson(pick.fresh);
         keys = [pick.key];
       }
       key = keys[(pick?.index ?? 0) % keys.length] ?? "";
