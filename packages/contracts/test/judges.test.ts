@@ -89,6 +89,24 @@ describe("R2 error body", () => {
     expect(problem?.message.startsWith(`R2: `)).toBe(true);
   });
 
+  it("should judge the same bytes again by what else the answer says (status, type, cut, profile)", () => {
+    // One body, read by the check that sent it and by R2 watching every answer: the second read
+    // of the very same bytes must still see its own answer's status, Content-Type and profile.
+    const bytes = new TextEncoder().encode(
+      '{"error":"x","error_description":"y","errors":[{"attribute":"a","message":"m","code":"c"}]}',
+    );
+    const objects = defineProfile(defaultProfile, { name: "objects", errorsItems: ["object"] });
+    expect(errorBodyProblem(res(422, bytes))?.kind).toBe("errors-item");
+    expect(errorBodyProblem(res(422, bytes), objects)).toBeUndefined();
+    expect(errorBodyProblem(res(422, bytes))?.message).toContain("R2: the 422 error body's");
+    expect(errorBodyProblem(res(409, bytes))?.message).toContain("R2: the 409 error body's");
+    expect(errorBodyProblem(res(422, bytes, "text/plain"), objects)?.kind).toBe("content-type");
+    expect(errorBodyProblem({ ...res(422, bytes), truncated: true }, objects)?.kind).toBe(
+      "truncated",
+    );
+    expect(errorBodyProblem(res(422, bytes), objects)).toBeUndefined();
+  });
+
   it("should not judge a body it had to cut", () => {
     const cut = { ...res(400, authFailed.slice(0, 20)), truncated: true };
     expect(errorBodyProblem(cut)).toMatchObject({

@@ -74,6 +74,8 @@ export class Client {
   /** `--header` values as recorded: the names, never the values. */
   readonly #recordedExtra: Readonly<Record<string, string>>;
   readonly #extra: Readonly<Record<string, string>>;
+  /** Whether there are `--header` values to add (asked per request). */
+  readonly #hasExtra: boolean;
   #consecutiveFailures = 0;
   #answered = 0;
   #sent = 0;
@@ -87,6 +89,7 @@ export class Client {
     this.#transport = options.transport ?? DIRECT;
     this.#gate = new AdaptiveGate(options.connections);
     this.#extra = Object.fromEntries(this.#transport.headers.map(([n, v]) => [n.toLowerCase(), v]));
+    this.#hasExtra = this.#transport.headers.length > 0;
     this.#recordedExtra = Object.fromEntries(
       this.#transport.headers.map(([n]) => [n.toLowerCase(), "<redacted>"]),
     );
@@ -168,7 +171,7 @@ export class Client {
       raw,
       exchange: () => {
         recorded ??= recordExchange(
-          Object.keys(extra).length > 0 ? { ...req, headers: { ...req.headers, ...extra } } : req,
+          this.#hasExtra ? { ...req, headers: { ...req.headers, ...extra } } : req,
           raw,
           secrets,
         );
@@ -179,8 +182,7 @@ export class Client {
 
   /** Sends until the answer is not a gateway's "not now" (or the run's time is up). */
   async #sendThrough(req: OutgoingRequest, source: string): Promise<HttpResult> {
-    const headers =
-      Object.keys(this.#extra).length > 0 ? { ...req.headers, ...this.#extra } : req.headers;
+    const headers = this.#hasExtra ? { ...req.headers, ...this.#extra } : req.headers;
     const deadline = this.options.deadlineEpochMs ?? Number.POSITIVE_INFINITY;
     let waits = 0;
     let drops = 0;

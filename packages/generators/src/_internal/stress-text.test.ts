@@ -48,6 +48,31 @@ describe("stress parts count their UTF-8 bytes exactly", () => {
     }
   });
 
+  test.prop(
+    [
+      units.map((u) => keyText(u).slice(1, -1)),
+      valueTexts,
+      fc.integer({ min: 1, max: 2_500 }),
+      fc.constantFrom(new Set<string>(), new Set(["k150", "k7", "k1234"])),
+    ],
+    { numRuns: 60 },
+  )(
+    "membersText writes key i with value i, one member after another",
+    (prefix, values, count, t) => {
+      // The oracle: the members written one at a time, each key lengthened past what is taken.
+      const taken = new Set([...t].map((k) => k.replace(/^k/, prefix)));
+      const m = membersText(prefix, values, count, 1_048_576, taken);
+      exact(m);
+      const expected = Array.from({ length: count }, (_, i) => {
+        let key = `${prefix}${i}`;
+        while (taken.has(key)) key += "_";
+        return `${JSON.stringify(key)}:${values[i % values.length]}`;
+      }).join(",");
+      expect(m.size).toBe(count);
+      expect(m.pieces.join("") === expected).toBe(true);
+    },
+  );
+
   test.prop([valueTexts, fc.integer({ min: 1, max: 500 }), budget])(
     "arrayText",
     (elements, length, b) => {
