@@ -1,5 +1,6 @@
 // Samples per second: each arbitrary derived from the contracts vs a hand-written fast-check
-// arbitrary of the same shape and the same value distributions; and the stress bodies (exact text,
+// arbitrary of the same shape and value distributions, written the way a fast-check user would
+// (strings from fc.string; the derived ones draw theirs with unit-string.ts); and the stress bodies (exact text,
 // up to 1 MiB each) against the valid bodies of the same operation, in the same run.
 // Run: node bench/generators.bench.ts
 // (after `pnpm --filter @idp/contracts build`). Not a test: numbers depend on the machine.
