@@ -27,7 +27,7 @@ const VALID = { maxLength: 2 } as const;
 export const EXAMPLE_SEEDS = {
   createSchema: 3,
   pushToUserDevices: 5,
-  updateClusteringRules: 1,
+  updateClusteringRules: 2,
   invalid: {
     createSchema: { 400: 2, 422: 3 },
     pushToUserDevices: { 400: 4 },
