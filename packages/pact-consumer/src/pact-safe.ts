@@ -8,16 +8,30 @@ export function pactUnsafeReason(value: unknown): string | undefined {
   if (text === undefined) return "it is not a JSON value";
   const problems: string[] = [];
   if (LONE_SURROGATE.test(text)) problems.push("a lone UTF-16 surrogate (not valid UTF-8)");
-  JSON.parse(text, (_key, v: unknown) => {
-    if (typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v))
-      problems.push(`the integer ${v} beyond 2^53 (Pact's core would turn it into a float)`);
-    else if (typeof v === "number" && !Number.isInteger(v) && !readExactly(v))
-      problems.push(
-        `the number ${v} (Pact's core reads a fraction exactly only with at most 15 significant digits and a power of ten within ±22; this one may come back one unit in the last place off)`,
-      );
-    return v;
-  });
+  numbersOf(JSON.parse(text), "$", problems);
   return problems.length > 0 ? `it holds ${problems.join(" and ")}` : undefined;
+}
+
+/** The numbers Pact's core would change, each named with its JSON path. */
+function numbersOf(v: unknown, path: string, problems: string[]): void {
+  if (typeof v === "number") {
+    if (Number.isInteger(v) && !Number.isSafeInteger(v))
+      problems.push(
+        `the integer ${v} at ${path} beyond 2^53 (Pact's core would turn it into a float)`,
+      );
+    else if (!Number.isInteger(v) && !readExactly(v))
+      problems.push(
+        `the number ${v} at ${path} (Pact's core reads a fraction exactly only with at most 15 significant digits and a power of ten within ±22; this one may come back one unit in the last place off)`,
+      );
+  } else if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) numbersOf(x, `${path}[${i}]`, problems);
+  } else if (v !== null && typeof v === "object")
+    for (const [k, x] of Object.entries(v))
+      numbersOf(
+        x,
+        /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`,
+        problems,
+      );
 }
 
 /**

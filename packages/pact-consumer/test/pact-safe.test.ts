@@ -42,7 +42,9 @@ describe("pactUnsafeReason against Pact's core", () => {
     const back = await throughPact(changed);
     changed.forEach((n, i) => {
       expect(back[i] === n, `Pact wrote ${back[i]} for ${n}`).toBe(false);
-      expect(pactUnsafeReason({ threshold: n })).toContain(`the number ${n}`);
+      expect(pactUnsafeReason({ rules: { threshold: n } })).toContain(
+        `the number ${n} at $.rules.threshold`,
+      );
     });
   });
 
