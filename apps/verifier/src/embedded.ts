@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { VerifyError } from "./errors.ts";
+import { firstLineOf, VerifyError } from "./errors.ts";
 import type { Credentials } from "./rules/types.ts";
 
 export interface EmbeddedProvider {
@@ -61,6 +61,6 @@ export async function startEmbeddedProvider(
 const notStarted = (e: unknown): VerifyError =>
   new VerifyError(
     "E_EMBEDDED_PROVIDER",
-    `could not start the embedded provider (apps/provider): ${String((e as Error).message).split("\n")[0]}; build it with "pnpm --filter @idp/provider build", or pass --provider-url`,
+    `could not start the embedded provider (apps/provider): ${firstLineOf(e)}; build it with "pnpm --filter @idp/provider build", or pass --provider-url`,
     { cause: e },
   );

@@ -28,10 +28,13 @@ export const EXIT = { passed: 0, violated: 1, couldNotVerify: 2 } as const;
 /** 0, 1 or 2 (conformance.md §5). */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** The first line of what was thrown (its message, or itself as text): never a stack trace. */
+export function firstLineOf(error: unknown): string {
+  return String((error as Error | undefined)?.message ?? error).split("\n")[0] ?? "";
+}
+
 /** One line for a user: the code and message, never a stack trace. */
 export function describeError(error: unknown): string {
-  if (error instanceof VerifyError)
-    return `idp-verify: ${error.code}: ${error.message.split("\n")[0]}`;
-  const message = error instanceof Error ? error.message : String(error);
-  return `idp-verify: E_INTERNAL: ${message.split("\n")[0]}`;
+  if (error instanceof VerifyError) return `idp-verify: ${error.code}: ${firstLineOf(error)}`;
+  return `idp-verify: E_INTERNAL: ${firstLineOf(error)}`;
 }

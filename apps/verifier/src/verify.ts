@@ -1,6 +1,6 @@
 import type { Config } from "./config/parse.ts";
 import { caseFeedFor } from "./engine/conformance.ts";
-import { conformanceSetup, runChecksAndPacts } from "./phases/checks-and-pacts.ts";
+import { conformanceSetup, regularChecks, runChecksAndPacts } from "./phases/checks-and-pacts.ts";
 import { startRun } from "./phases/context.ts";
 import { preflightAndStates } from "./phases/preflight.ts";
 import { startProvider } from "./phases/provider.ts";
@@ -49,10 +49,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   // The case thread starts before the first request: its start and the arbitraries it builds are
   // the run's to pay, not something to put between the provider's requests.
   const setup = conformanceSetup(config, run, provider, transport);
-  const feed = caseFeedFor(
-    plan.checks.filter((c) => !c.exclusive),
-    setup,
-  );
+  const feed = caseFeedFor(regularChecks(plan.checks), setup);
   try {
     await feed?.ready.catch(() => undefined);
     const { states, savedRules } = await preflightAndStates(

@@ -1,10 +1,10 @@
 import { Buffer } from "node:buffer";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { DetailedOperationId } from "@idp/contracts";
 import type { AuthSpec } from "../rules/auth.ts";
 import type { Case, SentBody } from "../rules/types.ts";
 import type { ConformanceSetup } from "./conformance.ts";
-import { workerFile } from "./worker-file.ts";
+import { startWorker } from "./worker-file.ts";
 
 // Generating a case (a stressed body is up to 1 MiB of text) and encoding it cost idp-verify more
 // than sending and judging it: done in the thread that owns the sockets, they held up every answer
@@ -93,16 +93,10 @@ export class CaseFeed {
   #examples: Readonly<Record<string, number>> = {};
 
   constructor(job: CaseFeedJob) {
-    const { path, execArgv } = workerFile("case-worker", "case-worker");
     // Each check's first batch is made before the thread says it is ready (so before the run's
     // first request): the checks start with cases waiting for them.
     const data: CaseFeedJob & { readonly first: number } = { ...job, first: BATCH };
-    this.#worker = new Worker(path, {
-      workerData: data,
-      // Its bodies are short-lived: see runInWorker's note on the young generation.
-      resourceLimits: { maxYoungGenerationSizeMb: 16 },
-      ...(execArgv ? { execArgv } : {}),
-    });
+    this.#worker = startWorker("case-worker", "case-worker", data);
     for (const id of job.checkIds)
       this.#streams.set(id, { cases: [], asked: BATCH, waiting: undefined });
     this.ready = new Promise((resolve, reject) => {

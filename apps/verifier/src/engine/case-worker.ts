@@ -4,6 +4,7 @@
 import { Buffer } from "node:buffer";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadProfile } from "@idp/contracts";
+import { firstLineOf } from "../errors.ts";
 import { CHECKS } from "../rules/index.ts";
 import type { Case } from "../rules/types.ts";
 import { Secrets } from "../secrets.ts";
@@ -49,7 +50,7 @@ try {
   for (const id of job.checkIds) generate({ checkId: id, count: job.first });
   post({ type: "ready", examples: counts });
 } catch (e) {
-  post({ type: "error", message: String((e as Error)?.message ?? e).split("\n")[0] ?? "" });
+  post({ type: "error", message: firstLineOf(e) });
 }
 
 port.on("message", (requests: readonly FeedRequest[]) => {
@@ -70,7 +71,8 @@ function generate(m: FeedRequest): void {
     while (cases.length < m.count && total < BATCH_BYTES) {
       const c = stream.cases.next().value as Case;
       const p = c.body.pieces ?? [c.body.text];
-      const size = byteLengthOf(p);
+      // A stressed body's length was counted as it was built: not read again here.
+      const size = c.body.byteLength ?? Buffer.byteLength(c.body.text, "utf8");
       cases.push(c);
       pieces.push(p);
       sizes.push(size);
@@ -98,27 +100,8 @@ function generate(m: FeedRequest): void {
     });
     post({ type: "cases", checkId: m.checkId, requested: m.count, items, buffer }, [buffer]);
   } catch (e) {
-    post({
-      type: "error",
-      checkId: m.checkId,
-      message: String((e as Error)?.message ?? e).split("\n")[0] ?? "",
-    });
+    post({ type: "error", checkId: m.checkId, message: firstLineOf(e) });
   }
-}
-
-/** UTF-8 length of pieces; a repeated piece (the same chunk again) is counted once. */
-function byteLengthOf(pieces: readonly string[]): number {
-  let total = 0;
-  let last: string | undefined;
-  let lastBytes = 0;
-  for (const piece of pieces) {
-    if (piece !== last) {
-      last = piece;
-      lastBytes = Buffer.byteLength(piece, "utf8");
-    }
-    total += lastBytes;
-  }
-  return total;
 }
 
 /** Writes pieces at `offset`; a repeated piece is copied from where it was just written. */

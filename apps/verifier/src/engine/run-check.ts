@@ -1,5 +1,6 @@
 import { type NeighbourName, RULES } from "@idp/contracts";
 import fc from "fast-check";
+import { firstLineOf } from "../errors.ts";
 import { type Answer, type Client, THROTTLED_OUT } from "../http/client.ts";
 import { curlCommand } from "../http/exchange.ts";
 import type { CheckResult, Failure, Warning } from "../results.ts";
@@ -262,7 +263,7 @@ export async function runCheck(
   if (crash !== undefined)
     return finish({
       status: "error",
-      reason: `the check itself failed: ${String((crash as Error)?.message ?? crash).split("\n")[0]}`,
+      reason: `the check itself failed: ${firstLineOf(crash)}`,
     });
   if (stateFailure !== undefined)
     return finish({ status: "error", reason: `provider state setup failed: ${stateFailure}` });
@@ -365,7 +366,7 @@ async function shrink(
     } else {
       last = original;
       note = details.failed
-        ? `the check itself failed while shrinking: ${String((details.errorInstance as Error)?.message ?? details.errorInstance).split("\n")[0]}`
+        ? `the check itself failed while shrinking: ${firstLineOf(details.errorInstance)}`
         : "not shrunk: the case did not fail again when sent once more (is the provider's answer stable?)";
     }
   }

@@ -1,6 +1,7 @@
 // A conformance worker thread: runs its share of the checks with a client of its own and posts
 // each result as it finishes, case counts for live progress, then its observations and tally.
 import { parentPort, workerData } from "node:worker_threads";
+import { firstLineOf } from "../errors.ts";
 import { CHECKS } from "../rules/index.ts";
 import { runChecksHere, type WorkerJob, type WorkerMessage } from "./conformance.ts";
 
@@ -53,7 +54,7 @@ try {
     ...(outcome.stoppedReason ? { stoppedReason: outcome.stoppedReason } : {}),
   });
 } catch (e) {
-  post({ type: "error", message: String((e as Error)?.message ?? e).split("\n")[0] ?? "" });
+  post({ type: "error", message: firstLineOf(e) });
 } finally {
   clearInterval(ticker);
 }

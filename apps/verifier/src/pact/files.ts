@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { BrokerAuth, PactSource } from "../config/parse.ts";
-import { VerifyError } from "../errors.ts";
+import { firstLineOf, VerifyError } from "../errors.ts";
 import { dispatcherFor } from "../http/dispatcher.ts";
 import { send } from "../http/send.ts";
 import type { ProxySettings } from "../http/settings.ts";
@@ -67,10 +67,7 @@ export function parsePact(text: string, location: string, source: PactSource): P
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new VerifyError(
-      "E_PACT_UNREADABLE",
-      `pact ${location} is not JSON: ${(e as Error).message.split("\n")[0]}`,
-    );
+    throw new VerifyError("E_PACT_UNREADABLE", `pact ${location} is not JSON: ${firstLineOf(e)}`);
   }
   const doc = PactDocument.safeParse(json);
   if (!doc.success)

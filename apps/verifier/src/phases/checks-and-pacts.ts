@@ -14,6 +14,7 @@ import type { Plan } from "../plan.ts";
 import { selects } from "../plan.ts";
 import type { CheckResult, Phase } from "../results.ts";
 import { OBSERVED_CHECKS, withObservations } from "../rules/index.ts";
+import type { CheckDef } from "../rules/types.ts";
 import type { VerifyIo } from "../verify.ts";
 import { epochOf, type RunContext } from "./context.ts";
 import type { ProviderUnderTest } from "./provider.ts";
@@ -64,6 +65,13 @@ export function conformanceSetup(
       : {}),
   };
 }
+
+/**
+ * The checks run together, sharing the budget (and, in one thread, the case thread); the exclusive
+ * ones (R9) run after them, alone.
+ */
+export const regularChecks = (checks: readonly CheckDef[]): CheckDef[] =>
+  checks.filter((c) => !c.exclusive);
 
 /** What the checks and the pacts gave: every result, the threads' outcome, each kind's wall time. */
 export interface ChecksOutcome {
@@ -150,7 +158,7 @@ export async function runChecksAndPacts(
   };
   // The exclusive checks (R9) read back what they wrote: they run after everything else, alone,
   // one case at a time, in this thread.
-  const regular = plan.checks.filter((c) => !c.exclusive);
+  const regular = regularChecks(plan.checks);
   const exclusive = plan.checks.filter((c) => c.exclusive);
   const conformanceRun = async () => {
     const [, first] = await Promise.all([

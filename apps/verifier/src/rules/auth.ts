@@ -91,7 +91,8 @@ export function authVariantArb(
           };
         });
     case "no-colon": {
-      const joined = registerJoined(c, secrets);
+      registerAuthSecrets(c, secrets);
+      const joined = joinedOf(c);
       return fc.oneof(
         fc.constant({
           variant,
@@ -135,20 +136,18 @@ export function authVariantArb(
   }
 }
 
-/** The user and password joined without a colon, registered as a secret (raw and encoded). */
-function registerJoined(c: Credentials, secrets: Secrets): string {
-  const joined = `${c.username}${c.password}`;
-  secrets.add(joined, "password");
-  secrets.add(base64(joined), "password");
-  return joined;
-}
+/** The user and password joined without a colon (R1's no-colon variant). */
+const joinedOf = (c: Credentials) => `${c.username}${c.password}`;
 
 /**
- * Registers every credential value the R1 matrix sends beyond the run's own (the no-colon join):
- * what a thread that sends cases it did not generate must scrub (engine/case-feed.ts).
+ * Registers every credential value the R1 matrix sends beyond the run's own (the no-colon join,
+ * raw and encoded): where its arbitrary is built, and in a thread that sends cases it did not
+ * generate (engine/case-feed.ts).
  */
 export function registerAuthSecrets(c: Credentials, secrets: Secrets): void {
-  registerJoined(c, secrets);
+  const joined = joinedOf(c);
+  secrets.add(joined, "password");
+  secrets.add(base64(joined), "password");
 }
 
 /** Another case of the same letters, if there is one. */

@@ -85,6 +85,7 @@ const stressSent = (c: StressBodyCase): SentBody => ({
     return c.text;
   },
   pieces: c.pieces,
+  byteLength: c.bytes,
   kind: "stress" as const,
   note: c.description,
 });

@@ -47,6 +47,8 @@ export interface SentBody {
   readonly bytes?: Buffer;
   /** The text in pieces (a stressed body): encoded piece by piece, never joined to be sent. */
   readonly pieces?: readonly string[];
+  /** Its UTF-8 length, when counted as it was built (a stressed body's, from its parts). */
+  readonly byteLength?: number;
 }
 
 /** One generated request of a check. */

@@ -30,41 +30,6 @@ export function errorBodyProblem(
   res: ObservedResponse,
   profile: ContractProfile = defaultProfile,
 ): Problem | undefined {
-  // One answer is judged by the check that sent it and watched by R2 on every answer (and R1
-  // reads it too): its bytes are decoded, parsed and validated once.
-  const { body } = res;
-  if (typeof body === "string") return judgeErrorBody(res, profile);
-  const seen = JUDGED.get(body);
-  if (
-    seen?.profile === profile &&
-    seen.status === res.status &&
-    seen.contentType === res.contentType &&
-    seen.truncated === res.truncated
-  )
-    return seen.problem;
-  const problem = judgeErrorBody(res, profile);
-  JUDGED.set(body, {
-    profile,
-    status: res.status,
-    contentType: res.contentType,
-    truncated: res.truncated,
-    problem,
-  });
-  return problem;
-}
-
-const JUDGED = new WeakMap<
-  Uint8Array,
-  {
-    readonly profile: ContractProfile;
-    readonly status: number;
-    readonly contentType: string | undefined;
-    readonly truncated: boolean | undefined;
-    readonly problem: Problem | undefined;
-  }
->();
-
-function judgeErrorBody(res: ObservedResponse, profile: ContractProfile): Problem | undefined {
   const { status } = res;
   const spec = FIXED_SOURCES.errorBody;
   // Built only for a message: judging a conforming answer stays cheap.
