@@ -59,6 +59,8 @@ interface Stats {
   last: number;
   /** The provider's event-loop utilisation between its first and last request. */
   busy?: number;
+  /** The provider process's CPU (all its threads), µs, between about its first and last request. */
+  cpuMicros?: number;
 }
 
 /** A fresh provider; its stats (and recording) are written when it stops. */
@@ -141,7 +143,10 @@ const verifyArgs = (p: Provider, runs: string) => [
 
 const rate = (s: Stats) => (s.requests - 1) / ((s.last - s.first) / 1000);
 const us = (seconds: number, n: number) => Math.round((seconds / n) * 1e6);
-const busy = (s: Stats) => (s.busy === undefined ? "?" : `${Math.round(s.busy * 100)}%`);
+const busy = (s: Stats) =>
+  s.busy === undefined || s.cpuMicros === undefined
+    ? "?"
+    : `${Math.round(s.busy * 100)}%, ${Math.round(s.cpuMicros / s.requests)} µs`;
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -167,7 +172,7 @@ try {
       `\n--runs ${runs} --seed ${values.seed} --checks ${CHECKS} (with provider states): ${recorded.stats.requests} requests recorded (${Math.round(bytes / 2 ** 20)} MiB of NDJSON, bodies in base64)`,
     );
     console.log(
-      "| round | idp-verify req/s | its CPU µs/request | provider busy | raw replay req/s | its CPU µs/request | provider busy | ratio | idp-verify peak RSS |",
+      "| round | idp-verify req/s | its CPU µs/request | provider busy, CPU/request | raw replay req/s | its CPU µs/request | provider busy, CPU/request | ratio | idp-verify peak RSS |",
     );
     console.log("|---|---|---|---|---|---|---|---|---|");
     const ratios: number[] = [];

@@ -97,14 +97,17 @@ if (values.hostile !== undefined) {
     keepRequests: 0,
   });
 }
-// How busy the provider's one thread was: event-loop utilisation sampled every 50 ms, so the bench
-// can read it between the first and the last request (a saturated provider is near 1).
+// How busy the provider's one thread was (event-loop utilisation) and the CPU its process used (all
+// its threads), sampled every 50 ms, so the bench can read both between the first and the last
+// request (a saturated provider is near 1).
 const elu = [];
 const eluTimer = setInterval(
   () =>
     elu.push({
       t: performance.timeOrigin + performance.now(),
       ...performance.eventLoopUtilization(),
+      // The whole process's CPU (its thread and V8's), µs: what the provider costs the machine.
+      cpu: (({ user, system }) => user + system)(process.cpuUsage()),
     }),
   50,
 );
@@ -114,12 +117,16 @@ const busyBetween = (a, b) => {
   const from = elu.findLast((s) => s.t <= a) ?? elu[0];
   const to = elu.find((s) => s.t >= b) ?? elu.at(-1);
   if (!from || !to || to === from) return undefined;
-  return (to.active - from.active) / (to.active + to.idle - from.active - from.idle);
+  return {
+    busy: (to.active - from.active) / (to.active + to.idle - from.active - from.idle),
+    cpuMicros: to.cpu - from.cpu,
+  };
 };
 process.stdout.write(`${running.baseUrl} ${running.statesUrl}\n`);
 const stop = () =>
   running.close().then(() => {
     stats.close();
+    const between = stats.first === undefined ? undefined : busyBetween(stats.first, stats.last);
     if (stats.file)
       writeFileSync(
         stats.file,
@@ -127,7 +134,8 @@ const stop = () =>
           requests: stats.requests,
           first: stats.first,
           last: stats.last,
-          busy: stats.first === undefined ? undefined : busyBetween(stats.first, stats.last),
+          busy: between?.busy,
+          cpuMicros: between?.cpuMicros,
         }),
       );
     process.exit(0);

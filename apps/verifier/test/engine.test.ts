@@ -71,4 +71,41 @@ describe("the engine", () => {
     ]);
     expect(replayed).toEqual(whole);
   });
+
+  it("sends each case inside its batch's state, sets the next batch up ahead, tears every one down", async () => {
+    // Provider states come per batch of 64 cases, each under its own login user id; the next
+    // batch's state is set up half a batch ahead, so its cases do not wait a round trip for it.
+    const log: { state?: { action: string; id: string }; path?: string }[] = [];
+    provider = await startHandProvider({
+      credentials: CREDENTIALS,
+      onRequest: ({ url, body }) => {
+        if (url.startsWith("/_pact/")) {
+          const b = JSON.parse(String(body)) as { action: string; params: Record<string, string> };
+          log.push({ state: { action: b.action, id: Object.values(b.params)[0] as string } });
+        } else log.push({ path: url });
+      },
+    });
+    const run = await verifyReport(
+      against(provider, ["--checks", "R7.push-403", "--concurrency", "16"], { runs: 300 }),
+    );
+    expect(run.report?.verdict).toBe("passed");
+    const ids = [...new Set(log.flatMap((e) => (e.state?.id.includes("-c") ? [e.state.id] : [])))];
+    // 300 cases in batches of 64: five states (the probe's own state aside).
+    expect(ids).toHaveLength(5);
+    const at = (id: string, action: string) =>
+      log.findIndex((e) => e.state?.id === id && e.state.action === action);
+    const uses = (id: string) =>
+      log.flatMap((e, i) => (e.path?.includes(`/users/${encodeURIComponent(id)}/`) ? [i] : []));
+    ids.forEach((id, k) => {
+      const setup = at(id, "setup");
+      const teardown = at(id, "teardown");
+      const sent = uses(id);
+      expect(sent).toHaveLength(k < 4 ? 64 : 300 - 4 * 64);
+      expect(setup).toBeLessThan(Math.min(...sent));
+      expect(teardown).toBeGreaterThan(Math.max(...sent));
+      // Set up ahead: more of the batch before came after this setup than 16 in flight explain.
+      if (k > 0)
+        expect(uses(ids[k - 1] as string).filter((i) => i > setup).length).toBeGreaterThan(16);
+    });
+  });
 });

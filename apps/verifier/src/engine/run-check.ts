@@ -201,16 +201,29 @@ export async function runCheck(
       }
       if (stop()) break;
     }
+    // A case's state is waited for before it takes a place in flight (as its case is): a batch's
+    // first cases would otherwise hold every place while its setup makes its round trip. The next
+    // batch is set up half a batch ahead, so its cases usually find it ready.
+    const batch = run.batches?.enter(index);
+    if (batch) {
+      if (index % BATCH_SIZE === BATCH_SIZE / 2 && index + BATCH_SIZE / 2 < total)
+        run.batches?.prepare(index + BATCH_SIZE / 2);
+      await batch.ready;
+      if (stop()) {
+        run.batches?.leave(batch);
+        break;
+      }
+    }
     const wait = e.budget.acquire();
     if (wait) await wait;
     if (stop()) {
       e.budget.release();
+      if (batch) run.batches?.leave(batch);
       break;
     }
     next++;
     c ??= index < examples.length ? (examples[index] as Case) : cases?.next().value;
     if (c === undefined) throw new Error("no case to send (a bug)");
-    const batch = run.batches?.enter(index);
     const p: Promise<void> = run
       .exec(c, batch)
       .then((o) => {

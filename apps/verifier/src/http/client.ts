@@ -1,11 +1,10 @@
-import type { Dispatcher } from "undici";
 import type { Secrets } from "../secrets.ts";
 import { AdaptiveGate } from "./adaptive-gate.ts";
-import { dispatcherFor } from "./dispatcher.ts";
+import { transportFor } from "./dispatcher.ts";
 import { type Exchange, type OutgoingRequest, recordExchange } from "./exchange.ts";
 import { harEntry } from "./har.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { type HttpResult, MAX_BODY_BYTES, send } from "./send.ts";
+import { type HttpResult, MAX_BODY_BYTES, type Transport } from "./send.ts";
 import { DIRECT, type TransportSettings } from "./settings.ts";
 import { isThrottled, retryDelayMs } from "./throttle.ts";
 
@@ -67,7 +66,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export class Client {
   readonly options: ClientOptions;
-  readonly #dispatchers = new Map<string, Dispatcher>();
+  readonly #dispatchers = new Map<string, Transport>();
   readonly #observers: AnswerObserver[] = [];
   readonly #gate: AdaptiveGate;
   readonly #transport: TransportSettings;
@@ -116,10 +115,10 @@ export class Client {
     this.#observers.push(observer);
   }
 
-  #dispatcher(origin: string): Dispatcher {
+  #dispatcher(origin: string): Transport {
     let d = this.#dispatchers.get(origin);
     if (!d) {
-      d = dispatcherFor(origin, {
+      d = transportFor(origin, {
         connections: this.options.connections,
         timeoutMs: this.options.timeoutMs,
         tls: this.#transport.tls,
@@ -194,8 +193,7 @@ export class Client {
       const startedAt = Date.now();
       let raw: HttpResult;
       try {
-        raw = await send(
-          this.#dispatcher(req.origin),
+        raw = await this.#dispatcher(req.origin).send(
           {
             origin: req.origin,
             method: req.method,

@@ -1,14 +1,16 @@
 import { rootCertificates } from "node:tls";
-import { type Dispatcher, Pool, ProxyAgent } from "undici";
+import { ProxyAgent } from "undici";
+import { H1Pool } from "./h1-pool.ts";
 import { proxyFor } from "./proxy.ts";
+import { send, type Transport } from "./send.ts";
 import type { ProxySettings, TlsSettings } from "./settings.ts";
 
 /**
- * Keep-alive connections to one origin: a pool, or the proxy the environment names for it (curl's
- * reading of HTTPS_PROXY/HTTP_PROXY/NO_PROXY), with the run's TLS settings. Redirects are never
- * followed (undici's dispatch does not).
+ * Keep-alive connections to one origin: direct ones (h1-pool.ts), or the proxy the environment
+ * names for it (curl's reading of HTTPS_PROXY/HTTP_PROXY/NO_PROXY, through undici's ProxyAgent),
+ * with the run's TLS settings. Redirects are never followed.
  */
-export function dispatcherFor(
+export function transportFor(
   origin: string,
   options: {
     readonly connections: number;
@@ -16,28 +18,26 @@ export function dispatcherFor(
     readonly tls?: TlsSettings;
     readonly proxy: ProxySettings;
   },
-): Dispatcher {
+): Transport {
   const tls = options.tls;
-  const connect = {
-    timeout: options.timeoutMs,
-    // A CA of our own replaces Node's roots for that pool: keep the system's beside it.
-    ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
-    ...(tls?.cert ? { cert: tls.cert } : {}),
-    ...(tls?.key ? { key: tls.key } : {}),
-    ...(tls?.insecure ? { rejectUnauthorized: false } : {}),
-  };
   const proxy = proxyFor(new URL(origin), options.proxy);
-  return proxy
-    ? new ProxyAgent({
-        uri: proxy,
-        requestTls: connect,
-        connections: options.connections,
-        keepAliveTimeout: 4_000,
-      })
-    : new Pool(origin, {
-        connections: options.connections,
-        pipelining: 1,
-        connect,
-        keepAliveTimeout: 4_000,
-      });
+  if (!proxy)
+    return new H1Pool(origin, { connections: options.connections, ...(tls ? { tls } : {}) });
+  const agent = new ProxyAgent({
+    uri: proxy,
+    requestTls: {
+      timeout: options.timeoutMs,
+      // A CA of our own replaces Node's roots for that pool: keep the system's beside it.
+      ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
+      ...(tls?.cert ? { cert: tls.cert } : {}),
+      ...(tls?.key ? { key: tls.key } : {}),
+      ...(tls?.insecure ? { rejectUnauthorized: false } : {}),
+    },
+    connections: options.connections,
+    keepAliveTimeout: 4_000,
+  });
+  return {
+    send: (req, sendOptions) => send(agent, req, sendOptions),
+    destroy: () => agent.destroy(),
+  };
 }

@@ -40,10 +40,18 @@ export interface SendOptions {
   readonly maxBodyBytes?: number;
 }
 
+/** Kept-alive connections to one origin that send requests and read their answers. */
+export interface Transport {
+  send(req: HttpRequest, options: SendOptions): Promise<HttpResult>;
+  /** Closes every connection; requests still waiting fail. */
+  destroy(): Promise<void>;
+}
+
 const EMPTY = Buffer.alloc(0);
 
 /**
- * One HTTP exchange with full control: an overall deadline (a provider that drips a byte at a time
+ * One HTTP exchange through an undici dispatcher (a proxy; direct connections are h1-pool.ts's),
+ * with full control: an overall deadline (a provider that drips a byte at a time
  * cannot hold it), the body read up to a cap, redirects never followed (undici's dispatch does not
  * follow them), and every failure returned as a result, never thrown. Built on undici's dispatch
  * handler (no streams, no promise per chunk): it is the verifier's hot path.

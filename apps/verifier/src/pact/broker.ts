@@ -1,8 +1,7 @@
 import type { BrokerAuth } from "../config/parse.ts";
 import { authorizationOf } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
-import { dispatcherFor } from "../http/dispatcher.ts";
-import { send } from "../http/send.ts";
+import { transportFor } from "../http/dispatcher.ts";
 import type { ProxySettings } from "../http/settings.ts";
 import type { Secrets } from "../secrets.ts";
 
@@ -44,14 +43,13 @@ export async function checkBrokerLogin(
   },
 ): Promise<void> {
   const u = new URL(url);
-  const pool = dispatcherFor(u.origin, {
+  const pool = transportFor(u.origin, {
     connections: 1,
     timeoutMs: options.timeoutMs,
     proxy: options.proxy ?? {},
   });
   try {
-    const res = await send(
-      pool,
+    const res = await pool.send(
       {
         method: "GET",
         path: `${u.pathname.replace(/\/+$/, "")}/`,

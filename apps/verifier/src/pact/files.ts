@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { BrokerAuth, PactSource } from "../config/parse.ts";
 import { firstLineOf, VerifyError } from "../errors.ts";
-import { dispatcherFor } from "../http/dispatcher.ts";
-import { send } from "../http/send.ts";
+import { transportFor } from "../http/dispatcher.ts";
 import type { ProxySettings } from "../http/settings.ts";
 import type { Secrets } from "../secrets.ts";
 import { refusalText } from "./broker.ts";
@@ -174,14 +173,13 @@ async function fetchPact(
   },
 ): Promise<string> {
   const u = new URL(source.url);
-  const pool = dispatcherFor(u.origin, {
+  const pool = transportFor(u.origin, {
     connections: 1,
     timeoutMs: options.timeoutMs,
     proxy: options.proxy ?? {},
   });
   try {
-    const res = await send(
-      pool,
+    const res = await pool.send(
       {
         method: "GET",
         path: `${u.pathname}${u.search}`,
