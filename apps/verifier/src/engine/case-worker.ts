@@ -20,6 +20,13 @@ const post = (m: FeedReply, transfer: ArrayBuffer[] = []) => port.postMessage(m,
 /** The most body bytes of one batch (at least one case). */
 const BATCH_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Where a batch's bodies are written as each case is made (kept from batch to batch, grown when a
+ * batch needs more): a case's text and pieces are dropped at once instead of living until the
+ * whole batch is made, so the young generation's collections find little alive to copy.
+ */
+let scratch = Buffer.allocUnsafeSlow(BATCH_BYTES * 2);
+
 const streams = new Map<string, { cases: Iterator<Case>; prepare?: (c: Case) => unknown }>();
 const counts: Record<string, number> = {};
 
@@ -64,40 +71,33 @@ function generate(m: FeedRequest): void {
   try {
     // Up to `count` cases, or fewer once their bodies reach BATCH_BYTES (stressed bodies are up to
     // 1 MiB): what waits in the sending thread stays small whatever the check sends.
-    const cases: Case[] = [];
-    const pieces: (readonly string[])[] = [];
-    const sizes: number[] = [];
+    const items: WireCase[] = [];
     let total = 0;
-    while (cases.length < m.count && total < BATCH_BYTES) {
+    while (items.length < m.count && total < BATCH_BYTES) {
       const c = stream.cases.next().value as Case;
-      const p = c.body.pieces ?? [c.body.text];
       // A stressed body's length was counted as it was built: not read again here.
-      const size = c.body.byteLength ?? Buffer.byteLength(c.body.text, "utf8");
-      cases.push(c);
-      pieces.push(p);
-      sizes.push(size);
-      total += size;
-    }
-    // One buffer for the batch, each body at its offset: the sender sends views of it.
-    const buffer = new ArrayBuffer(total);
-    const bytes = Buffer.from(buffer);
-    let offset = 0;
-    const items: WireCase[] = cases.map((c, i) => {
-      const length = sizes[i] as number;
-      writePieces(pieces[i] as readonly string[], bytes, offset);
-      const item: WireCase = {
+      const length = c.body.byteLength ?? Buffer.byteLength(c.body.text, "utf8");
+      if (total + length > scratch.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, total + length));
+        scratch.copy(grown, 0, 0, total);
+        scratch = grown;
+      }
+      writePieces(c.body.pieces ?? [c.body.text], scratch, total);
+      items.push({
         operation: c.operation,
         ...(c.pathId === undefined ? {} : { pathId: c.pathId }),
         auth: c.auth,
         kind: c.body.kind,
         note: c.body.note,
-        offset,
+        offset: total,
         length,
         ...(stream.prepare ? { prepared: { value: stream.prepare(c) } } : {}),
-      };
-      offset += length;
-      return item;
-    });
+      });
+      total += length;
+    }
+    // One buffer for the batch, each body at its offset: the sender sends views of it.
+    const buffer = new ArrayBuffer(total);
+    new Uint8Array(buffer).set(scratch.subarray(0, total));
     post({ type: "cases", checkId: m.checkId, requested: m.count, items, buffer }, [buffer]);
   } catch (e) {
     post({ type: "error", checkId: m.checkId, message: firstLineOf(e) });
