@@ -150,4 +150,25 @@ describe("a failure found through the case thread", () => {
     },
     120_000,
   );
+
+  it("makes no more cases than a check takes: its examples and its runs", async () => {
+    // Fewer runs than two of the feed's batches: asking a batch ahead of the last case would make
+    // cases the run never sends.
+    const runs = 40;
+    const ids = ["R5.invalid-rejected.createSchema", "R6.no-5xx"];
+    const small = new CaseFeed({ setup: { ...setup, runs }, checkIds: ids, slot: 0 });
+    try {
+      await small.ready;
+      for (const id of ids) {
+        const total = small.examples(id) + runs;
+        for (let i = 0; i < total; i++) await small.next(id);
+        // Anything asked for would have come by the time the same thread answers again.
+        await small.ready;
+        await new Promise((r) => setTimeout(r, 200));
+        expect(small.received(id)).toBe(total);
+      }
+    } finally {
+      await small.close();
+    }
+  });
 });

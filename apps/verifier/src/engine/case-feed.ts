@@ -73,6 +73,10 @@ export function encodedBody(kind: SentBody["kind"], note: string, bytes: Buffer)
 interface Stream {
   cases: Case[];
   asked: number;
+  /** Cases handed to the check so far. */
+  taken: number;
+  /** Cases the case thread has sent for the check. */
+  received: number;
   waiting: { resolve: (c: Case) => void; reject: (e: Error) => void } | undefined;
   error?: Error;
 }
@@ -91,14 +95,16 @@ export class CaseFeed {
   #closed = false;
   #pending: FeedRequest[] = [];
   #examples: Readonly<Record<string, number>> = {};
+  readonly #runs: number;
 
   constructor(job: CaseFeedJob) {
     // Each check's first batch is made before the thread says it is ready (so before the run's
     // first request): the checks start with cases waiting for them.
     const data: CaseFeedJob & { readonly first: number } = { ...job, first: BATCH };
+    this.#runs = job.setup.runs;
     this.#worker = startWorker("case-worker", "case-worker", data);
     for (const id of job.checkIds)
-      this.#streams.set(id, { cases: [], asked: BATCH, waiting: undefined });
+      this.#streams.set(id, { cases: [], asked: BATCH, taken: 0, received: 0, waiting: undefined });
     this.ready = new Promise((resolve, reject) => {
       this.#worker.on("message", (m: FeedReply) => {
         if (m.type === "ready") {
@@ -130,6 +136,11 @@ export class CaseFeed {
     return this.#examples[id] ?? 0;
   }
 
+  /** How many cases the case thread has made for check `id` so far. */
+  received(id: string): number {
+    return this.#streams.get(id)?.received ?? 0;
+  }
+
   /** The next case of check `id`: at once when one is ready, else when the case thread sends it. */
   next(id: string): Case | Promise<Case> {
     const s = this.#streams.get(id);
@@ -138,6 +149,8 @@ export class CaseFeed {
     if (error) throw error;
     this.#topUp(id);
     if (s.cases.length > 0) return this.#take(s);
+    // A check that takes more than its examples and runs (never in a run): asked for all the same.
+    if (s.asked === 0) this.#ask(id, s, BATCH);
     return new Promise((resolve, reject) => {
       s.waiting = { resolve, reject };
     });
@@ -153,6 +166,7 @@ export class CaseFeed {
   }
 
   #take(s: Stream): Case {
+    s.taken++;
     // At most twice BATCH are ready: shifting them is cheap, and a taken case is not kept.
     return s.cases.shift() as Case;
   }
@@ -160,11 +174,18 @@ export class CaseFeed {
   #topUp(id: string): void {
     const s = this.#streams.get(id) as Stream;
     if (this.#failed || s.error || s.cases.length + s.asked >= BATCH) return;
-    s.asked += BATCH;
+    // Never more than the check can take (its examples and --runs): at --runs 100 a batch ahead
+    // of each check's last case was a third more cases than the run sent.
+    const left = this.examples(id) + this.#runs - s.taken - s.cases.length - s.asked;
+    if (left > 0) this.#ask(id, s, Math.min(BATCH, left));
+  }
+
+  #ask(id: string, s: Stream, count: number): void {
+    s.asked += count;
     // The requests of one turn of the event loop go as one message: each message wakes the case
     // thread, and a woken thread can take the core this one was sending from.
     if (this.#pending.length === 0) queueMicrotask(() => this.#flush());
-    this.#pending.push({ checkId: id, count: BATCH });
+    this.#pending.push({ checkId: id, count });
   }
 
   #flush(): void {
@@ -177,6 +198,7 @@ export class CaseFeed {
     const s = this.#streams.get(id);
     if (!s) return;
     s.asked -= requested;
+    s.received += items.length;
     for (const w of items)
       s.cases.push({
         operation: w.operation,

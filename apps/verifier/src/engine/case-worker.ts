@@ -54,7 +54,12 @@ try {
     });
   }
   // Every check's first batch, unasked (the feed counts on it), then ready.
-  for (const id of job.checkIds) generate({ checkId: id, count: job.first });
+  for (const id of job.checkIds)
+    generate(
+      { checkId: id, count: job.first },
+      // No more than the check can take; the feed counts the batch as `first` asked.
+      Math.min(job.first, (counts[id] ?? 0) + job.setup.runs),
+    );
   post({ type: "ready", examples: counts });
 } catch (e) {
   post({ type: "error", message: firstLineOf(e) });
@@ -65,7 +70,7 @@ port.on("message", (requests: readonly FeedRequest[]) => {
 });
 
 /** Generates a batch of a check's cases and sends them, encoded. */
-function generate(m: FeedRequest): void {
+function generate(m: FeedRequest, count = m.count): void {
   const stream = streams.get(m.checkId);
   if (!stream) return;
   try {
@@ -73,7 +78,7 @@ function generate(m: FeedRequest): void {
     // 1 MiB): what waits in the sending thread stays small whatever the check sends.
     const items: WireCase[] = [];
     let total = 0;
-    while (items.length < m.count && total < BATCH_BYTES) {
+    while (items.length < count && total < BATCH_BYTES) {
       const c = stream.cases.next().value as Case;
       // A stressed body's length was counted as it was built: not read again here.
       const length = c.body.byteLength ?? Buffer.byteLength(c.body.text, "utf8");
