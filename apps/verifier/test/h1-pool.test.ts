@@ -166,6 +166,22 @@ describe("H1Pool: framing", () => {
     expect(server.connections).toBe(2);
   });
 
+  it.each([
+    ["timeout=1", 2],
+    ["timeout=5, max=100", 1],
+  ])(
+    "keeps a connection by the server's Keep-Alive: %s (%i connections for two requests)",
+    async (hint, expected) => {
+      server = await rawServer(({ socket }) => {
+        socket.write(`HTTP/1.1 200 OK\r\nKeep-Alive: ${hint}\r\nContent-Length: 2\r\n\r\nok`);
+      });
+      poolFor(server);
+      expect(response(await send()).body.toString()).toBe("ok");
+      expect(response(await send()).body.toString()).toBe("ok");
+      expect(server.connections).toBe(expected);
+    },
+  );
+
   it("skips an interim 100 answer and reads the final one", async () => {
     server = await rawServer(({ socket }) => {
       socket.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");

@@ -22,6 +22,8 @@ import type { TlsSettings } from "./settings.ts";
 const MAX_HEAD_BYTES = 16 * 1024;
 /** A kept-alive connection idle this long is closed (a server's own timeout is usually 5 s). */
 const KEEP_ALIVE_MS = 4_000;
+/** Closed this long before the server says it closes an idle connection (`Keep-Alive: timeout=N`). */
+const KEEP_ALIVE_MARGIN_MS = 1_000;
 /** A chunk-size line longer than this is not one. */
 const MAX_LINE_BYTES = 1024;
 const PAYLOAD_METHODS = new Set(["POST", "PUT", "PATCH", "QUERY"]);
@@ -140,6 +142,7 @@ class Connection {
   #pending: Buffer | undefined;
   #remaining = 0;
   #keepAlive = true;
+  #idleMs = KEEP_ALIVE_MS;
   #idleTimer: NodeJS.Timeout | undefined;
   #dead = false;
 
@@ -381,7 +384,14 @@ class Connection {
     job.headers = headers;
     const connection = String(headers.connection ?? "").toLowerCase();
     this.#keepAlive =
-      minor === "1" ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
+      status !== 101 &&
+      (minor === "1" ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection));
+    // The server's own idle timeout, when it says it: a request sent as it closes would be lost.
+    const hint = /\btimeout=(\d+)/i.exec(String(headers["keep-alive"] ?? ""));
+    this.#idleMs = hint
+      ? Math.min(KEEP_ALIVE_MS, Number(hint[1]) * 1000 - KEEP_ALIVE_MARGIN_MS)
+      : KEEP_ALIVE_MS;
+    if (this.#idleMs <= 0) this.#keepAlive = false;
     const te = headers["transfer-encoding"];
     const cl = headers["content-length"];
     if (job.req.method === "HEAD" || status === 204 || status === 304 || status === 101) {
@@ -440,7 +450,7 @@ class Connection {
   }
 
   idle(): void {
-    this.#idleTimer = setTimeout(() => this.destroy(), KEEP_ALIVE_MS);
+    this.#idleTimer = setTimeout(() => this.destroy(), this.#idleMs);
     this.#idleTimer.unref();
   }
 }
