@@ -182,6 +182,15 @@ describe("H1Pool: framing", () => {
     },
   );
 
+  it("fails an answer without a length when the connection is reset instead of closed", async () => {
+    server = await rawServer(({ socket }) => {
+      socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\npart of it");
+      setTimeout(() => socket.resetAndDestroy(), 20);
+    });
+    poolFor(server);
+    expect(failure(await send()).code).toBe("ECONNRESET");
+  });
+
   it("skips an interim 100 answer and reads the final one", async () => {
     server = await rawServer(({ socket }) => {
       socket.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");

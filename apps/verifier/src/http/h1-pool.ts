@@ -152,14 +152,20 @@ class Connection {
     socket.setNoDelay(true);
     socket.on("data", (chunk: Buffer) => this.#onData(chunk));
     socket.on("error", (e: NodeJS.ErrnoException) =>
-      this.#lost({ code: typeof e.code === "string" ? e.code : "ECONNRESET", message: e.message }),
+      this.#lost(
+        { code: typeof e.code === "string" ? e.code : "ECONNRESET", message: e.message },
+        false,
+      ),
     );
     socket.on("end", () => this.#onEnd());
-    socket.on("close", () =>
-      this.#lost({
-        code: "UND_ERR_SOCKET",
-        message: "the connection was closed before a complete answer (other side closed)",
-      }),
+    socket.on("close", (hadError: boolean) =>
+      this.#lost(
+        {
+          code: "UND_ERR_SOCKET",
+          message: "the connection was closed before a complete answer (other side closed)",
+        },
+        !hadError,
+      ),
     );
   }
 
@@ -207,12 +213,14 @@ class Connection {
     this.#pool.forget(this);
   }
 
-  #lost(f: Failure): void {
+  /** The connection ended; `clean` when it was closed, not broken (a reset, a TLS error). */
+  #lost(f: Failure, clean: boolean): void {
     const job = this.#job;
     this.#job = undefined;
     if (job && !job.settled) {
-      // An answer that ends with the connection is complete when the connection ends.
-      if (this.#state === State.UntilClose) job.respond(false);
+      // An answer that ends with the connection is complete when the connection is closed; a
+      // broken one may have lost its tail.
+      if (clean && this.#state === State.UntilClose) job.respond(false);
       else job.fail(f);
     }
     this.destroy();
