@@ -1,12 +1,12 @@
 import type { Secrets } from "../secrets.ts";
 import { AdaptiveGate } from "./adaptive-gate.ts";
-import { transportFor } from "./dispatcher.ts";
 import { type Exchange, type OutgoingRequest, recordExchange } from "./exchange.ts";
 import { harEntry } from "./har.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { type HttpResult, MAX_BODY_BYTES, type Transport } from "./send.ts";
+import { type HttpResult, MAX_BODY_BYTES } from "./send.ts";
 import { DIRECT, type TransportSettings } from "./settings.ts";
 import { isThrottled, retryDelayMs } from "./throttle.ts";
+import { type Transport, transportFor } from "./transport.ts";
 
 /** What came back for one request: the full answer for judging, and its safe record on demand. */
 export interface Answer {
@@ -66,7 +66,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export class Client {
   readonly options: ClientOptions;
-  readonly #dispatchers = new Map<string, Transport>();
+  readonly #transports = new Map<string, Transport>();
   readonly #observers: AnswerObserver[] = [];
   readonly #gate: AdaptiveGate;
   readonly #transport: TransportSettings;
@@ -115,8 +115,8 @@ export class Client {
     this.#observers.push(observer);
   }
 
-  #dispatcher(origin: string): Transport {
-    let d = this.#dispatchers.get(origin);
+  #transportTo(origin: string): Transport {
+    let d = this.#transports.get(origin);
     if (!d) {
       d = transportFor(origin, {
         connections: this.options.connections,
@@ -124,7 +124,7 @@ export class Client {
         tls: this.#transport.tls,
         proxy: this.#transport.proxy,
       });
-      this.#dispatchers.set(origin, d);
+      this.#transports.set(origin, d);
     }
     return d;
   }
@@ -193,7 +193,7 @@ export class Client {
       const startedAt = Date.now();
       let raw: HttpResult;
       try {
-        raw = await this.#dispatcher(req.origin).send(
+        raw = await this.#transportTo(req.origin).send(
           {
             origin: req.origin,
             method: req.method,
@@ -245,8 +245,8 @@ export class Client {
   /** Closes every kept-alive connection. */
   async close(): Promise<void> {
     await Promise.all(
-      [...this.#dispatchers.values()].map((p) => p.destroy().catch(() => undefined)),
+      [...this.#transports.values()].map((p) => p.destroy().catch(() => undefined)),
     );
-    this.#dispatchers.clear();
+    this.#transports.clear();
   }
 }

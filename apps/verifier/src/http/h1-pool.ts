@@ -1,14 +1,15 @@
 import { Buffer } from "node:buffer";
 import { isIP, connect as netConnect, type Socket } from "node:net";
-import { rootCertificates, connect as tlsConnect } from "node:tls";
+import { connect as tlsConnect } from "node:tls";
 import {
   type HttpRequest,
   type HttpResult,
   MAX_BODY_BYTES,
+  responseOf,
   type SendOptions,
-  type Transport,
 } from "./send.ts";
-import type { TlsSettings } from "./settings.ts";
+import { type TlsSettings, tlsOptions } from "./settings.ts";
+import type { Transport } from "./transport.ts";
 
 // Direct HTTP/1.1 keep-alive connections, written for the verifier's one job: send a request, read
 // its whole answer up to a cap, never follow anything. undici's dispatch cost idp-verify ~60 µs of
@@ -36,9 +37,13 @@ const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 const HTTP_PREFIX = Buffer.from("HTTP/");
 const CRLF = Buffer.from("\r\n");
 const HEAD_END = Buffer.from("\r\n\r\n");
-const EMPTY = Buffer.alloc(0);
 
 type Failure = { readonly code: string; readonly message: string };
+const HEADER_OVERFLOW: Failure = { code: "HPE_HEADER_OVERFLOW", message: "Header overflow" };
+const BAD_CHUNK_SIZE: Failure = {
+  code: "HPE_INVALID_CHUNK_SIZE",
+  message: "Invalid character in chunk size",
+};
 
 /** One request on its way: settled once, by an answer or a failure. */
 class Job {
@@ -83,23 +88,9 @@ class Job {
   }
 
   respond(truncated: boolean): void {
-    const h = this.headers;
-    const contentType = h["content-type"];
-    const chunks = this.chunks;
-    this.#settle({
-      kind: "response",
-      status: this.status,
-      headers: h,
-      contentType: Array.isArray(contentType) ? contentType.join(", ") : contentType,
-      body:
-        chunks.length === 0
-          ? EMPTY
-          : chunks.length === 1
-            ? (chunks[0] as Buffer)
-            : Buffer.concat(chunks, this.size),
-      truncated,
-      durationMs: Math.round(performance.now() - this.started),
-    });
+    this.#settle(
+      responseOf(this.status, this.headers, this.chunks, this.size, truncated, this.started),
+    );
   }
 
   fail(f: Failure): void {
@@ -269,55 +260,42 @@ class Connection {
             return { code: "HPE_INVALID_CONSTANT", message: "Expected HTTP/" };
           const end = buf.indexOf(HEAD_END);
           if (end < 0) {
-            if (buf.length > MAX_HEAD_BYTES)
-              return { code: "HPE_HEADER_OVERFLOW", message: "Header overflow" };
+            if (buf.length > MAX_HEAD_BYTES) return HEADER_OVERFLOW;
             if (buf.length > 0) this.#pending = buf;
             return undefined;
           }
-          if (end > MAX_HEAD_BYTES)
-            return { code: "HPE_HEADER_OVERFLOW", message: "Header overflow" };
+          if (end > MAX_HEAD_BYTES) return HEADER_OVERFLOW;
           const failed = this.#head(job, buf.toString("latin1", 0, end));
           if (failed) return failed;
           buf = buf.subarray(end + 4);
           break;
         }
         case State.Length: {
-          const n = Math.min(this.#remaining, buf.length);
-          if (n > 0) {
-            this.#remaining -= n;
-            if (!job.data(n === buf.length ? buf : buf.subarray(0, n))) return this.#cut();
-            buf = buf.subarray(n);
-          }
-          if (this.#remaining > 0) return undefined;
-          this.#complete(job, buf);
+          const rest = this.#body(job, buf);
+          if (rest === undefined || this.#remaining > 0) return undefined;
+          this.#complete(job, rest);
           return undefined;
         }
         case State.ChunkSize: {
           const end = buf.indexOf(CRLF);
           if (end < 0) {
-            if (buf.length > MAX_LINE_BYTES)
-              return { code: "HPE_INVALID_CHUNK_SIZE", message: "Invalid character in chunk size" };
+            if (buf.length > MAX_LINE_BYTES) return BAD_CHUNK_SIZE;
             if (buf.length > 0) this.#pending = buf;
             return undefined;
           }
           const line = buf.toString("latin1", 0, end);
           const semi = line.indexOf(";");
           const hex = (semi < 0 ? line : line.slice(0, semi)).trim();
-          if (!/^[0-9a-fA-F]{1,15}$/.test(hex))
-            return { code: "HPE_INVALID_CHUNK_SIZE", message: "Invalid character in chunk size" };
+          if (!/^[0-9a-fA-F]{1,15}$/.test(hex)) return BAD_CHUNK_SIZE;
           this.#remaining = Number.parseInt(hex, 16);
           this.#state = this.#remaining === 0 ? State.Trailers : State.ChunkData;
           buf = buf.subarray(end + 2);
           break;
         }
         case State.ChunkData: {
-          const n = Math.min(this.#remaining, buf.length);
-          if (n > 0) {
-            this.#remaining -= n;
-            if (!job.data(n === buf.length ? buf : buf.subarray(0, n))) return this.#cut();
-            buf = buf.subarray(n);
-          }
-          if (this.#remaining > 0) return undefined;
+          const rest = this.#body(job, buf);
+          if (rest === undefined || this.#remaining > 0) return undefined;
+          buf = rest;
           this.#state = State.ChunkEnd;
           break;
         }
@@ -338,8 +316,7 @@ class Connection {
           // Trailer fields are read past (nothing judges them), up to the empty line.
           const end = buf.indexOf(CRLF);
           if (end < 0) {
-            if (buf.length > MAX_HEAD_BYTES)
-              return { code: "HPE_HEADER_OVERFLOW", message: "Header overflow" };
+            if (buf.length > MAX_HEAD_BYTES) return HEADER_OVERFLOW;
             if (buf.length > 0) this.#pending = buf;
             return undefined;
           }
@@ -358,6 +335,21 @@ class Connection {
           return undefined;
       }
     }
+  }
+
+  /**
+   * Up to `#remaining` body bytes of `buf` to the answer; the bytes after them, or undefined when
+   * the cap was reached (the answer is then complete, cut, and nothing more is read).
+   */
+  #body(job: Job, buf: Buffer): Buffer | undefined {
+    const n = Math.min(this.#remaining, buf.length);
+    if (n === 0) return buf;
+    this.#remaining -= n;
+    if (!job.data(n === buf.length ? buf : buf.subarray(0, n))) {
+      this.#cut();
+      return undefined;
+    }
+    return buf.subarray(n);
   }
 
   /** Reads a head; sets how the body is framed (or completes an answer without one). */
@@ -496,11 +488,7 @@ export class H1Pool implements Transport {
             // SNI names a host, never an address (RFC 6066 §3).
             ...(isIP(host) === 0 ? { servername: host } : {}),
             ALPNProtocols: ["http/1.1"],
-            // A CA of our own replaces Node's roots: keep the system's beside it.
-            ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
-            ...(tls?.cert ? { cert: tls.cert } : {}),
-            ...(tls?.key ? { key: tls.key } : {}),
-            ...(tls?.insecure ? { rejectUnauthorized: false } : {}),
+            ...tlsOptions(tls),
           })
       : () => netConnect({ host, port });
   }

@@ -40,14 +40,33 @@ export interface SendOptions {
   readonly maxBodyBytes?: number;
 }
 
-/** Kept-alive connections to one origin that send requests and read their answers. */
-export interface Transport {
-  send(req: HttpRequest, options: SendOptions): Promise<HttpResult>;
-  /** Closes every connection; requests still waiting fail. */
-  destroy(): Promise<void>;
-}
-
 const EMPTY = Buffer.alloc(0);
+
+/** The answer made of what was read: the body's chunks joined (up to the cap when `truncated`). */
+export function responseOf(
+  status: number,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  chunks: readonly Buffer[],
+  size: number,
+  truncated: boolean,
+  started: number,
+): HttpResponse {
+  const contentType = headers["content-type"];
+  return {
+    kind: "response",
+    status,
+    headers,
+    contentType: Array.isArray(contentType) ? contentType.join(", ") : contentType,
+    body:
+      chunks.length === 0
+        ? EMPTY
+        : chunks.length === 1
+          ? (chunks[0] as Buffer)
+          : Buffer.concat(chunks, size),
+    truncated,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
 
 /**
  * One HTTP exchange through an undici dispatcher (a proxy; direct connections are h1-pool.ts's),
@@ -79,24 +98,17 @@ export function send(
       clearTimeout(timer);
       resolve(result);
     };
-    const respond = (truncated: boolean) => {
-      const h = headers as Record<string, string | string[] | undefined>;
-      const contentType = h["content-type"];
-      finish({
-        kind: "response",
-        status,
-        headers: h,
-        contentType: Array.isArray(contentType) ? contentType.join(", ") : contentType,
-        body:
-          chunks.length === 0
-            ? EMPTY
-            : chunks.length === 1
-              ? (chunks[0] as Buffer)
-              : Buffer.concat(chunks, size),
-        truncated,
-        durationMs: Math.round(performance.now() - started),
-      });
-    };
+    const respond = (truncated: boolean) =>
+      finish(
+        responseOf(
+          status,
+          headers as Record<string, string | string[] | undefined>,
+          chunks,
+          size,
+          truncated,
+          started,
+        ),
+      );
     const timer = setTimeout(() => {
       timedOut = true;
       controller?.abort(new Error("deadline"));

@@ -1,3 +1,5 @@
+import { rootCertificates } from "node:tls";
+
 /**
  * How the verifier reaches a provider that sits behind a deployment's gateway (conformance.md §7):
  * plain data, so a conformance worker thread gets a copy with its job. The rate limiter's shared
@@ -27,6 +29,24 @@ export interface ProxySettings {
   readonly httpProxy?: string;
   readonly httpsProxy?: string;
   readonly noProxy?: string;
+}
+
+/**
+ * Node's TLS options for `tls`: a CA of our own is trusted beside the system's roots (Node's `ca`
+ * alone would replace them), a client certificate, or no check at all.
+ */
+export function tlsOptions(tls: TlsSettings | undefined): {
+  ca?: string[];
+  cert?: string;
+  key?: string;
+  rejectUnauthorized?: false;
+} {
+  return {
+    ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
+    ...(tls?.cert ? { cert: tls.cert } : {}),
+    ...(tls?.key ? { key: tls.key } : {}),
+    ...(tls?.insecure ? { rejectUnauthorized: false as const } : {}),
+  };
 }
 
 /** No gateway settings: direct, verified TLS, no extra headers, no rate limit. */

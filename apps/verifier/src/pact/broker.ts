@@ -1,8 +1,8 @@
 import type { BrokerAuth } from "../config/parse.ts";
 import { authorizationOf } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
-import { transportFor } from "../http/dispatcher.ts";
 import type { ProxySettings } from "../http/settings.ts";
+import { transportFor } from "../http/transport.ts";
 import type { Secrets } from "../secrets.ts";
 
 const REASONS: Readonly<Record<number, string>> = {

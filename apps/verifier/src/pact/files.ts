@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { BrokerAuth, PactSource } from "../config/parse.ts";
 import { firstLineOf, VerifyError } from "../errors.ts";
-import { transportFor } from "../http/dispatcher.ts";
 import type { ProxySettings } from "../http/settings.ts";
+import { transportFor } from "../http/transport.ts";
 import type { Secrets } from "../secrets.ts";
 import { refusalText } from "./broker.ts";
 

@@ -1,9 +1,15 @@
-import { rootCertificates } from "node:tls";
 import { ProxyAgent } from "undici";
 import { H1Pool } from "./h1-pool.ts";
 import { proxyFor } from "./proxy.ts";
-import { send, type Transport } from "./send.ts";
-import type { ProxySettings, TlsSettings } from "./settings.ts";
+import { type HttpRequest, type HttpResult, type SendOptions, send } from "./send.ts";
+import { type ProxySettings, type TlsSettings, tlsOptions } from "./settings.ts";
+
+/** Kept-alive connections to one origin that send requests and read their answers. */
+export interface Transport {
+  send(req: HttpRequest, options: SendOptions): Promise<HttpResult>;
+  /** Closes every connection; requests still waiting fail. */
+  destroy(): Promise<void>;
+}
 
 /**
  * Keep-alive connections to one origin: direct ones (h1-pool.ts), or the proxy the environment
@@ -25,14 +31,7 @@ export function transportFor(
     return new H1Pool(origin, { connections: options.connections, ...(tls ? { tls } : {}) });
   const agent = new ProxyAgent({
     uri: proxy,
-    requestTls: {
-      timeout: options.timeoutMs,
-      // A CA of our own replaces Node's roots for that pool: keep the system's beside it.
-      ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
-      ...(tls?.cert ? { cert: tls.cert } : {}),
-      ...(tls?.key ? { key: tls.key } : {}),
-      ...(tls?.insecure ? { rejectUnauthorized: false } : {}),
-    },
+    requestTls: { timeout: options.timeoutMs, ...tlsOptions(tls) },
     connections: options.connections,
     keepAliveTimeout: 4_000,
   });
