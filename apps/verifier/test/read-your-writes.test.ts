@@ -2,6 +2,8 @@
 // clustering rules put back; --cleanup removes exactly the schemas the run created). Providers
 // written by hand (@idp/fault-providers, no @idp/contracts) and the reference provider on SQLite.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
@@ -197,6 +199,69 @@ describe("leaving the provider as it was found", () => {
       "created-before",
     ]);
     expect(run.stdout).toMatch(/schemas: \d+ created by this run removed/);
+  });
+
+  it("--cleanup never removes a schema it could not show it created, and names it", async () => {
+    // The provider behind a front that resets the connection on the first getSchema it sees (and
+    // on the client's two retries of it): the run cannot tell whether that name was there before.
+    const p = await reference();
+    const target = new URL(p.baseUrl);
+    let resets = 0;
+    let unanswered: string | undefined;
+    const front = createServer(async (req, res) => {
+      const path = req.url ?? "/";
+      const name = /\/marketing\/datastore\/schemas\/([^/?]+)$/.exec(path)?.[1];
+      if (
+        req.method === "GET" &&
+        name !== undefined &&
+        (unanswered ?? name) === name &&
+        resets < 3
+      ) {
+        unanswered = name;
+        resets++;
+        req.socket.resetAndDestroy();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(
+          ([k]) => !["host", "connection", "content-length"].includes(k),
+        ),
+      ) as Record<string, string>;
+      const answer = await fetch(`${target.origin}${path}`, {
+        method: req.method ?? "GET",
+        headers,
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      });
+      const body = Buffer.from(await answer.arrayBuffer());
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+      res.end(body);
+    });
+    await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
+    closers.push(() => new Promise((r) => front.close(() => r())));
+    const origin = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    const run = await verifyReport(
+      args(
+        { baseUrl: `${origin}/v1`, statesUrl: p.statesUrl },
+        ["--checks", "R4.valid-accepted.createSchema", "--cleanup"],
+        10,
+      ),
+      LOGIN,
+    );
+    expect(resets).toBe(3);
+    const name = decodeURIComponent(unanswered as string);
+    const schemas = run.report?.restore.schemas;
+    if (!schemas?.cleanup) throw new Error("expected a cleanup report");
+    expect(schemas.removed).not.toContain(name);
+    expect(schemas.failed).toContainEqual({
+      name,
+      reason: expect.stringMatching(
+        /^not removed: the provider did not answer whether it held the name before the run \(getSchema: ECONNRESET/,
+      ),
+    });
+    expect((await call(p.baseUrl, "GET", schemaPath(name))).status).toBe(200);
+    expect(run.stdout).toMatch(/could not be/);
   });
 
   it("without --cleanup, keeps what it created and says so", async () => {

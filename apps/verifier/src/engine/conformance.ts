@@ -3,7 +3,7 @@ import { type ContractProfile, loadProfile } from "@idp/contracts";
 import { Client } from "../http/client.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import type { TransportSettings } from "../http/settings.ts";
-import { type Created, mergeCreated } from "../restore/ledger.ts";
+import { type Created, mergeCreated, NONE_CREATED } from "../restore/ledger.ts";
 import { ledgerFor, targetOf } from "../restore/probe.ts";
 import type { CheckResult } from "../results.ts";
 import { registerAuthSecrets } from "../rules/auth.ts";
@@ -17,8 +17,6 @@ import { ruleContext } from "./rule-context.ts";
 import { type EngineContext, runCheck } from "./run-check.ts";
 import { ProviderStates } from "./states.ts";
 import { startWorker } from "./worker-file.ts";
-
-const NONE_CREATED: Created = { names: [], unremovable: [] };
 
 /** Everything the conformance checks need, as plain data (a worker thread gets a copy). */
 export interface ConformanceSetup {

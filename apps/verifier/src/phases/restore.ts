@@ -3,7 +3,7 @@ import type { Config } from "../config/parse.ts";
 import type { ConformanceOutcome } from "../engine/conformance.ts";
 import type { Client } from "../http/client.ts";
 import { shownName } from "../report/format.ts";
-import { type Created, mergeCreated } from "../restore/ledger.ts";
+import { type Created, mergeCreated, NONE_CREATED } from "../restore/ledger.ts";
 import { type NeighbourTarget, targetOf } from "../restore/probe.ts";
 import type { RestoreReport } from "../results.ts";
 import { neighbourRequest } from "../rules/requests.ts";
@@ -91,10 +91,16 @@ export async function restore(
     );
 
   const removed: string[] = [];
-  const failed: { name: string; reason: string }[] = options.created.unremovable.map((name) => ({
-    name,
-    reason: "the name cannot be one path segment (conformance.md §8)",
-  }));
+  const failed: { name: string; reason: string }[] = [
+    ...options.created.unremovable.map((name) => ({
+      name,
+      reason: "the name cannot be one path segment (conformance.md §8)",
+    })),
+    ...options.created.unconfirmed.map(({ name, reason }) => ({
+      name,
+      reason: `not removed: the provider did not answer whether it held the name before the run (${reason})`,
+    })),
+  ];
   if (options.cleanup)
     for (const name of options.created.names) {
       const a = await client.send(
@@ -143,10 +149,7 @@ export function leaveAsFound(
         (t) => (t.get("updateClusteringRules")?.get(200) ?? 0) > 0,
       ),
       cleanup: config.cleanup,
-      created: mergeCreated([
-        transport.ledger?.created ?? { names: [], unremovable: [] },
-        conformance.created,
-      ]),
+      created: mergeCreated([transport.ledger?.created ?? NONE_CREATED, conformance.created]),
     },
   );
 }

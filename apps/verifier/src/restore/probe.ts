@@ -28,15 +28,18 @@ export const targetOf = (
 
 /**
  * A ledger whose question (does the provider hold this name?) is `getSchema` through `client()`:
- * 200 means held; any other answer means not; no answer counts as held (never remove what this run
- * cannot show it created).
+ * 200 means held; any other answer means not; no answer is kept as such (never remove what this
+ * run cannot show it created, and say so).
  */
 export function ledgerFor(client: () => Client, target: NeighbourTarget): WriteLedger {
   return new WriteLedger(async (name) => {
-    const a = await client().send(
+    const c = client();
+    const a = await c.send(
       neighbourRequest(target, target.credentials, target.profile.neighbours.getSchema, name),
       "cleanup",
     );
-    return a.raw.kind !== "response" || a.raw.status === 200;
+    return a.raw.kind === "response"
+      ? a.raw.status === 200
+      : { unanswered: `getSchema: ${a.raw.code}: ${c.options.secrets.scrub(a.raw.message)}` };
   });
 }
