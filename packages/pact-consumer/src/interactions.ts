@@ -17,6 +17,7 @@ import {
 import { contractRules, type PathRule } from "./contract-rules.ts";
 import { INVALID_EXAMPLES, type RequestBodies, VALID_EXAMPLES } from "./default-examples.ts";
 import { IdpInteractionError } from "./errors.ts";
+import { claimInteraction } from "./interaction-keys.ts";
 import { pactUnsafeReason } from "./pact-safe.ts";
 
 /** The documented client cells of the three operations: one builder each (12 in all). */
@@ -275,17 +276,26 @@ export function idpInteraction<Op extends DetailedOperationId, S extends IdpCell
   const id = (options as { id?: string }).id ?? cell.id;
   const op = detailedOperations[operation];
   const path = operationPath(op, id === undefined ? {} : { id });
+  const schemaName = (body as { schema?: { name?: unknown } } | null)?.schema?.name;
+  const params = operation === "createSchema" ? { name: String(schemaName) } : { id: id as string };
+  const description =
+    options.description ?? `${OPERATION_WORDS[operation]}: ${status} for ${cell.words}`;
+  claimInteraction(pact, where, {
+    description,
+    state: cell.state,
+    what: `${operation} ${status}${id !== undefined ? `, id ${JSON.stringify(id)}` : typeof schemaName === "string" ? `, schema.name ${JSON.stringify(schemaName)}` : ""}`,
+    content: JSON.stringify([
+      path,
+      body,
+      options.headers,
+      options.errorBody,
+      comment,
+      cell.state && params,
+    ]),
+  });
   let interaction = pact.addInteraction();
-  if (cell.state) {
-    const params =
-      operation === "createSchema"
-        ? { name: String((body as RequestBodies["createSchema"]).schema.name) }
-        : { id: id as string };
-    interaction = interaction.given(cell.state, params);
-  }
-  interaction = interaction.uponReceiving(
-    options.description ?? `${OPERATION_WORDS[operation]}: ${status} for ${cell.words}`,
-  );
+  if (cell.state) interaction = interaction.given(cell.state, params);
+  interaction = interaction.uponReceiving(description);
   if (comment) interaction = interaction.comment(comment);
   const withRequest = interaction.withRequest(op.method, path, (b) => {
     b.headers(headers).jsonBody(body).matchingRules({ body: requestRules });
