@@ -241,13 +241,16 @@ export function idpInteraction<Op extends DetailedOperationId, S extends IdpCell
   let comment = options.comment;
   if (invalidCell) {
     const verdict = classifyJsonBody(operation, JSON.parse(JSON.stringify(body)), profile);
-    if (verdict.outcome !== "invalid" || verdict.status !== status)
+    if (verdict.outcome !== "invalid" || verdict.status !== status) {
+      const f = findBodyProblem(operation, body, { profile });
+      const at = f
+        ? ` (at ${f.path}: received ${f.received}; the contract expects ${f.expected})`
+        : "";
       refuse(
         where,
-        verdict.outcome === "valid"
-          ? `the example body is valid; expected one a conforming provider answers ${status} (profile ${profile.name})`
-          : `the example body ${verdict.outcome === "invalid" ? `gets ${verdict.status}` : "is unspecified (a provider may accept it)"}: ${verdict.violations[0]?.message}; expected one the profile ${profile.name} maps to ${status}`,
+        `received an example body ${verdict.outcome === "valid" ? "a conforming provider must accept" : verdict.outcome === "invalid" ? `a conforming provider answers ${verdict.status}${at}` : `the spec leaves open: a provider may accept it${at}`}; expected one the profile ${profile.name} maps to ${status}`,
       );
+    }
     comment ??=
       verdict.outcome === "invalid" ? `example body: ${verdict.violation.message}` : undefined;
     requestRules = INVALID_BODY_RULES;
@@ -269,10 +272,19 @@ export function idpInteraction<Op extends DetailedOperationId, S extends IdpCell
   };
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (OWNED_HEADERS.has(name.toLowerCase()))
-      refuse(where, `header ${name} is set by the builder; expected other headers only`);
+      refuse(
+        where,
+        `received header ${name}, which the builder sets itself (pact-js would record both); expected other headers only`,
+      );
     headers[name] = value;
   }
 
+  const errorBody = options.errorBody ?? (cell.errorBody as ErrorBodyExample);
+  if (status === 401 && errorBody.error !== AUTHENTICATION_FAILED)
+    refuse(
+      where,
+      `received errorBody.error ${JSON.stringify(errorBody.error)}; expected "${AUTHENTICATION_FAILED}" (R1: a 401's error)`,
+    );
   const id = (options as { id?: string }).id ?? cell.id;
   const op = detailedOperations[operation];
   const path = operationPath(op, id === undefined ? {} : { id });
@@ -301,12 +313,6 @@ export function idpInteraction<Op extends DetailedOperationId, S extends IdpCell
     b.headers(headers).jsonBody(body).matchingRules({ body: requestRules });
   });
   if (status < 400) return withRequest.willRespondWith(status);
-  const errorBody = options.errorBody ?? (cell.errorBody as ErrorBodyExample);
-  if (status === 401 && errorBody.error !== AUTHENTICATION_FAILED)
-    refuse(
-      where,
-      `errorBody.error must be "${AUTHENTICATION_FAILED}" (R1), got "${errorBody.error}"`,
-    );
   return withRequest.willRespondWith(status, (b) => {
     b.headers({ "Content-Type": JSON_CONTENT_TYPE_MATCHER } as never)
       .jsonBody(errorBody)
