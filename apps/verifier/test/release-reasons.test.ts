@@ -6,11 +6,11 @@
 // published; the reasons are read from its API, never from the pact-broker CLI's table.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
+import { pactBrokerBin } from "@idp/pact-consumer";
 import {
   brokerAvailable,
   type NodeRun,
@@ -24,12 +24,6 @@ import { runVerify } from "./support/run.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const IDP_PACTS = join(ROOT, "packages/pact-consumer/src/pacts-cli.ts");
-const PACT_BROKER = join(
-  createRequire(import.meta.url)
-    .resolve("@pact-foundation/pact-cli/package.json")
-    .replace(/package\.json$/, ""),
-  "bin/pact-broker.js",
-);
 const COMMITTED = JSON.parse(
   readFileSync(join(ROOT, "pacts/idp-toolkit-consumer-idp-service.json"), "utf8"),
 ) as { consumer: { name: string }; interactions: { description: string }[] };
@@ -79,7 +73,7 @@ describe.skipIf(!HAVE_BROKER)("can-i-deploy and doctor explain each step of a re
   const idpPactsBin = (args: readonly string[], env: Record<string, string> = {}) =>
     runNode([IDP_PACTS, ...args], { ...brokerEnv(), ...env });
   const pactBroker = (args: readonly string[]) =>
-    runNode([PACT_BROKER, ...args, "--broker-base-url", broker.url], brokerEnv());
+    runNode([pactBrokerBin(), ...args, "--broker-base-url", broker.url], brokerEnv());
   /** can-i-deploy for the team's version, the pacticipant taken from its pact files. */
   const ask = (version: string, environment: string, extra: readonly string[] = []) =>
     idpPacts(["can-i-deploy", "--pacts-dir", v1Dir, "--to-environment", environment, ...extra], {

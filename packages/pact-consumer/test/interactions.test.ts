@@ -242,6 +242,9 @@ describe("idpInteraction keeps every interaction of a pact (Pact keeps one per d
     }
     throw new Error("expected IdpInteractionError");
   };
+  /** A valid push to the login user `id`, as the consumer's client sends it. */
+  const push = (url: string, id: string) =>
+    send(url, "pushToUserDevices", EXAMPLE_PUSH, PACT_PLACEHOLDER_AUTHORIZATION, id);
   const recorded = (consumer: string) =>
     (
       JSON.parse(readFileSync(join(dir, `${consumer}-idp-service.json`), "utf8")) as {
@@ -257,17 +260,7 @@ describe("idpInteraction keeps every interaction of a pact (Pact keeps one per d
       `pushToUserDevices 200 interaction: received a second interaction "push to user devices: 200 for a valid notification to a login user" given "a login user exists" (pushToUserDevices 200, id "u-2"); the pact already holds one with that description and provider state (pushToUserDevices 200, id "u-1"), and Pact keeps only the last of the two; expected a description of its own, e.g. { description: "push to user devices: 200 for a valid notification to a login user (pushToUserDevices 200, id 'u-2')" }`,
     );
     // The first is untouched: it records and its test runs.
-    await first.executeTest(async (mock) =>
-      expect(
-        await send(
-          mock.url,
-          "pushToUserDevices",
-          EXAMPLE_PUSH,
-          PACT_PLACEHOLDER_AUTHORIZATION,
-          "u-1",
-        ),
-      ).toBe(200),
-    );
+    await first.executeTest(async (mock) => expect(await push(mock.url, "u-1")).toBe(200));
     expect(recorded("builders-duplicate")).toEqual([
       "push to user devices: 200 for a valid notification to a login user /marketing/push_notifications/login/users/u-1/publish",
     ]);
@@ -279,17 +272,7 @@ describe("idpInteraction keeps every interaction of a pact (Pact keeps one per d
       await idpInteraction(pact, "pushToUserDevices", 200, {
         id,
         description: `push to user devices: 200 for a valid notification to login user ${id}`,
-      }).executeTest(async (mock) =>
-        expect(
-          await send(
-            mock.url,
-            "pushToUserDevices",
-            EXAMPLE_PUSH,
-            PACT_PLACEHOLDER_AUTHORIZATION,
-            id,
-          ),
-        ).toBe(200),
-      );
+      }).executeTest(async (mock) => expect(await push(mock.url, id)).toBe(200));
     // A retried test builds the same interaction again: nothing is lost, so it is not refused.
     expect(() =>
       idpInteraction(pact, "pushToUserDevices", 200, {
