@@ -89,11 +89,13 @@ export interface CheckResult {
   readonly durationMs: number;
   readonly warnings: readonly Warning[];
   readonly failure?: Failure;
-  /** Pact: whose pact this interaction is. */
+  /** Pact: whose pact this interaction is, and whether the broker marked it pending. */
   readonly consumer?: {
     readonly name: string;
     readonly version?: string;
     readonly branch?: string;
+    /** A pending pact's failure does not fail the run (--enable-pending, WIP pacts). */
+    readonly pending?: boolean;
   };
 }
 

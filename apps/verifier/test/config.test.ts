@@ -103,7 +103,7 @@ describe("parseConfig", () => {
       "--broker-url",
       "http://b",
       "--include-wip-pacts-since",
-      "2025-01-01",
+      new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10),
       "--provider-branch",
       "main",
     ]);

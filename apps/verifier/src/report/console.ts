@@ -3,6 +3,7 @@ import { type Paint, PLAIN } from "../terminal/colour.ts";
 import {
   deploymentText,
   failureLines,
+  pactOriginLines,
   restoreLines,
   runsText,
   seconds,
@@ -58,6 +59,7 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
   );
   out.push(deploymentText(report));
   out.push(`left as found: ${restoreLines(report).join("; ")}`);
+  for (const line of pactOriginLines(report)) out.push(`pact of ${line}`);
   for (const w of report.warnings) out.push(w);
   const byId = new Map(report.checks.map((c) => [c.id, c]));
   const failed = report.checks.filter((c) => c.status === "failed");
