@@ -11,14 +11,18 @@ export {
 export {
   BOUND_PATH_NAMES,
   BOUND_PATHS,
+  BOUND_UNITS,
   type Bound,
   type BoundBreach,
   type BoundedKind,
   type BoundPath,
   type Bounds,
+  type BoundUnit,
   boundBreach,
   LIMITS_OF,
+  lengthIn,
   operationOfBound,
+  UNIT_WORDS,
 } from "./bounds.ts";
 export {
   AREAS,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   BOUND_PATH_NAMES,
   BOUND_PATHS,
+  BOUND_UNITS,
   type BoundedKind,
   type BoundPath,
   type Bounds,
@@ -58,19 +59,28 @@ const StatusList = z.array(Status).refine(distinct);
 const boundSchema = (kind: BoundedKind) => {
   const limits = LIMITS_OF[kind];
   const count = z.int().min(0);
-  return z
-    .strictObject({
-      ...(limits.includes("maxLength") ? { maxLength: count.optional() } : {}),
-      ...(limits.includes("maxItems") ? { maxItems: count.optional() } : {}),
-      ...(limits.includes("minimum") ? { minimum: z.number().optional() } : {}),
-      ...(limits.includes("maximum") ? { maximum: z.number().optional() } : {}),
-      status: ClientErrorStatus,
-    })
-    .refine((b) => limits.some((l) => (b as Record<string, unknown>)[l] !== undefined))
-    .refine((b) => {
-      const r = b as { minimum?: number; maximum?: number };
-      return r.minimum === undefined || r.maximum === undefined || r.minimum <= r.maximum;
-    });
+  return (
+    z
+      .strictObject({
+        ...(limits.includes("maxLength")
+          ? { maxLength: count.optional(), unit: z.enum(BOUND_UNITS).optional() }
+          : {}),
+        ...(limits.includes("maxItems") ? { maxItems: count.optional() } : {}),
+        ...(limits.includes("minimum") ? { minimum: z.number().optional() } : {}),
+        ...(limits.includes("maximum") ? { maximum: z.number().optional() } : {}),
+        status: ClientErrorStatus,
+      })
+      .refine((b) => limits.some((l) => (b as Record<string, unknown>)[l] !== undefined))
+      // A unit counts maxLength: without it, it counts nothing.
+      .refine((b) => {
+        const r = b as { unit?: unknown; maxLength?: unknown };
+        return r.unit === undefined || r.maxLength !== undefined;
+      })
+      .refine((b) => {
+        const r = b as { minimum?: number; maximum?: number };
+        return r.minimum === undefined || r.maximum === undefined || r.minimum <= r.maximum;
+      })
+  );
 };
 
 /** A neighbour's request: its method, and a path with `{name}` as one whole segment if it names a schema. */
@@ -118,6 +128,7 @@ export const ProfileFile = z.strictObject({
 export type ProfileFile = z.infer<typeof ProfileFile>;
 
 const TOP_KEYS = Object.keys(ProfileFile.shape);
+const UNITS = BOUND_UNITS.map((u) => JSON.stringify(u)).join(", ");
 const OPS = DETAILED_OPERATION_IDS.join(", ");
 const KINDS = VIOLATION_KINDS.join(", ");
 
@@ -163,12 +174,15 @@ function expectedAt(path: readonly PropertyKey[]): string {
             : kind === "array"
               ? "maxItems (the most items of the array)"
               : kind === "string"
-                ? "maxLength (the most code points)"
+                ? `maxLength (the most code points, or what unit counts: ${UNITS})`
                 : `minimum and/or maximum (${kind}s, minimum <= maximum)`;
-        return `{${limits.join(", ")}, status}: ${what} and status 400 or 422`;
+        const keys = kind === "string" ? [...limits, "unit"] : limits;
+        return `{${keys.join(", ")}, status}: ${what} and status 400 or 422`;
       }
       if (path[2] === "status")
         return "400 or 422 (the statuses the spec documents for a bad request body)";
+      if (path[2] === "unit")
+        return `${UNITS} (what maxLength counts: code points, UTF-16 units or UTF-8 bytes)`;
       return "a whole number >= 0 (a limit)";
     }
     case "neighbours":
@@ -197,7 +211,7 @@ function keysAt(parent: readonly PropertyKey[]): { what: string; keys: readonly 
     const kind = BOUND_PATHS[parent[1] as BoundPath];
     return {
       what: `a limit of ${String(parent[1])}`,
-      keys: [...(kind ? LIMITS_OF[kind] : []), "status"],
+      keys: [...(kind ? LIMITS_OF[kind] : []), ...(kind === "string" ? ["unit"] : []), "status"],
     };
   }
   if (top === "neighbours" && parent.length === 1)

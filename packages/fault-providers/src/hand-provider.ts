@@ -62,8 +62,14 @@ export interface ReceivedRequest {
 /** A limit of {@link HandProviderOptions.limits}, at a place as `schema.name` or `rules.features`. */
 export interface HandLimit {
   readonly at: string;
-  /** The longest string, in code points. */
+  /** The longest string, in `unit`. */
   readonly maxLength?: number;
+  /**
+   * What `maxLength` counts, the way providers in different languages do: `codePoints`
+   * (`[...s].length`), `utf16` (JavaScript's and Java's `s.length`), `bytes` (UTF-8, Go's `len`).
+   * @defaultValue "codePoints"
+   */
+  readonly unit?: "codePoints" | "utf16" | "bytes";
   /** The most array items or map keys. */
   readonly maxItems?: number;
   readonly status: number;
@@ -295,8 +301,11 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
   const overLimit = (value: unknown, pattern: string): HandLimit | undefined =>
     limits.find((l) => {
       if (l.at !== pattern) return false;
-      if (typeof value === "string" && l.maxLength !== undefined)
+      if (typeof value === "string" && l.maxLength !== undefined) {
+        if (l.unit === "utf16") return value.length > l.maxLength;
+        if (l.unit === "bytes") return Buffer.byteLength(value, "utf8") > l.maxLength;
         return [...value].length > l.maxLength;
+      }
       if (l.maxItems === undefined || value === null || typeof value !== "object") return false;
       return (Array.isArray(value) ? value.length : Object.keys(value).length) > l.maxItems;
     });
