@@ -56,6 +56,11 @@ export {
   errorBodyProblem,
 } from "./judges/error-body.ts";
 export {
+  FIELD_VIOLATION_KINDS,
+  namesOfField,
+  unnamedFieldProblem,
+} from "./judges/field-named.ts";
+export {
   bodyText,
   isJsonContentType,
   type ObservedResponse,

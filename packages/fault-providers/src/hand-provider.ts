@@ -42,6 +42,11 @@ export interface HandProviderOptions {
    * (422 a documented refusal, 500 a crash). At most one string length or item count per limit.
    */
   readonly limits?: readonly HandLimit[];
+  /**
+   * Refuse invalid bodies with the right status and error body, but generic words that name no
+   * field (`"The request is invalid"`): breaks no rule of §1, only R10 (conformance.md §10).
+   */
+  readonly genericMessages?: boolean;
   /** A place (e.g. `data.title`) where `null` is taken as a valid value: a wrong type accepted. */
   readonly acceptNullAt?: string;
   /** Told of every request once its body is read, before it is answered (benchmarks record them). */
@@ -276,6 +281,8 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     if (op === "createSchema" && faults.has("swap-400-422")) status = status === 400 ? 422 : 400;
     const description =
       status === 400 ? "The request body is malformed" : "The parameters are not valid";
+    if (options.genericMessages)
+      return fail(req, res, status, description, ["The request is invalid"]);
     fail(req, res, status, description, verdict.problems);
   }
 
