@@ -115,7 +115,13 @@ export {
 } from "./placeholder-credentials.ts";
 export { jsonInteger, NOT_SHOWN, type NotShown } from "./primitives.ts";
 export { ProfileError, type ProfileErrorDetails } from "./profile-error.ts";
-export { BUILT_IN_PROFILES, ProfileFile, profileFromFile, profileToFile } from "./profile-file.ts";
+export {
+  BUILT_IN_PROFILES,
+  LearnedSource,
+  ProfileFile,
+  profileFromFile,
+  profileToFile,
+} from "./profile-file.ts";
 export {
   isProfileKey,
   LOGIN_USER_KINDS,

@@ -20,7 +20,7 @@ import {
 } from "./neighbours.ts";
 import { DETAILED_OPERATION_IDS, detailedOperations } from "./operations.ts";
 import { ProfileError } from "./profile-error.ts";
-import { LOGIN_USER_KINDS, PROFILE_KEYS, type ProfileKey } from "./profile-keys.ts";
+import { isProfileKey, LOGIN_USER_KINDS, PROFILE_KEYS, type ProfileKey } from "./profile-keys.ts";
 import {
   type BuiltInProfileName,
   type ContractProfile,
@@ -97,6 +97,19 @@ const neighbourSchema = (named: boolean) =>
       ),
   });
 
+/**
+ * The evidence of one learned key (conformance.md §6, "Learning a profile"): the check whose rule
+ * it concerns, what was seen in one line, and one request and its answer, secrets redacted.
+ */
+export const LearnedSource = z.strictObject({
+  check: z.string().refine((s) => s.trim() !== ""),
+  seen: z.string(),
+  request: z.string(),
+  answer: z.string(),
+});
+export type LearnedSource = z.infer<typeof LearnedSource>;
+const SOURCE_KEYS = Object.keys(LearnedSource.shape);
+
 /** The zod schema of a profile file (conformance.md §6). */
 export const ProfileFile = z.strictObject({
   name: z.string().refine((s) => s.trim() !== ""),
@@ -124,6 +137,8 @@ export const ProfileFile = z.strictObject({
       getClusteringRules: neighbourSchema(false).optional(),
     } satisfies Record<(typeof NEIGHBOUR_NAMES)[number], unknown>)
     .optional(),
+  /** Per key the file sets, the evidence it was learned from (`idp-verify --learn`). */
+  sources: z.record(z.string(), LearnedSource).optional(),
 });
 export type ProfileFile = z.infer<typeof ProfileFile>;
 
@@ -185,6 +200,12 @@ function expectedAt(path: readonly PropertyKey[]): string {
         return `${UNITS} (what maxLength counts: code points, UTF-16 units or UTF-8 bytes)`;
       return "a whole number >= 0 (a limit)";
     }
+    case "sources":
+      if (depth === 1)
+        return "an object keyed by the profile keys the file sets, each {check, seen, request, answer} (idp-verify --learn writes it)";
+      if (depth === 2)
+        return "{check, seen, request, answer}: the check id, what was seen, one request and its answer";
+      return path[2] === "check" ? "a check id (a non-empty string)" : "a string";
     case "neighbours":
       if (depth === 1) return `an object keyed by neighbour (${NEIGHBOUR_NAMES.join(", ")})`;
       if (depth === 2) return "an object with `method` and `path` (conformance.md §8)";
@@ -214,6 +235,7 @@ function keysAt(parent: readonly PropertyKey[]): { what: string; keys: readonly 
       keys: [...(kind ? LIMITS_OF[kind] : []), ...(kind === "string" ? ["unit"] : []), "status"],
     };
   }
+  if (top === "sources") return { what: "a source's key", keys: SOURCE_KEYS };
   if (top === "neighbours" && parent.length === 1)
     return { what: "a neighbour", keys: NEIGHBOUR_NAMES };
   if (top === "neighbours") return { what: "a neighbour's key", keys: ["method", "path"] };
@@ -389,8 +411,29 @@ export function profileFromFile(json: unknown, file: string): ContractProfile {
   const parsed = result.data;
   const base = BUILT_IN_PROFILES[parsed.extends ?? "default"];
   const { overrides, named } = overridesOf(parsed, base, file);
+  const sources = parsed.sources ?? {};
+  for (const key of Object.keys(sources))
+    if (!isProfileKey(key) || !named.has(key)) {
+      const close = didYouMean(key, [...named]);
+      throw new ProfileError({
+        file,
+        key: `sources.${key}`,
+        expected: `a key this file sets (${[...named].join(", ") || "it sets none"})`,
+        received: isProfileKey(key)
+          ? "a source for a key the file does not set"
+          : "not a profile key",
+        note: close === undefined ? undefined : `did you mean "${close}"?`,
+      });
+    }
+  // A learned key's source names its evidence too: a later failure says where the key came from.
+  const refOf = (key: ProfileKey) => {
+    const learned = sources[key];
+    return learned
+      ? `${file}: ${key} (learned by ${learned.check}: ${learned.seen})`
+      : `${file}: ${key}`;
+  };
   const profile = deriveProfile(base, overrides, (key) =>
-    named.has(key) ? { source: "profile", ref: `${file}: ${key}` } : undefined,
+    named.has(key) ? { source: "profile", ref: refOf(key) } : undefined,
   );
   const inconsistent = consistencyError(profile, named, file);
   if (inconsistent) throw inconsistent;

@@ -64,12 +64,14 @@ export function unitExplaining(tried: readonly Tried[], max: number): BoundUnit 
 /**
  * Finds the limit of a place that refused `refused`. `send` puts one string at the place and says
  * what the provider did; `prefix` (a name never sent, for a schema name) starts every probe so
- * each is new to the provider. Sends about log2(bytes of `refused`) + 4 requests.
+ * each is new to the provider; `known` is what `refused` got already, if it was sent. Sends about
+ * log2(bytes of `refused`) + 4 requests.
  */
 export async function findLengthLimit(
   refused: string,
   send: (text: string) => Promise<Tried>,
   prefix: () => string = () => "",
+  known?: Tried,
 ): Promise<LengthLimit | NoLimit> {
   const tried: Tried[] = [];
   const probe = async (length: number, heavy = "") => {
@@ -81,13 +83,13 @@ export async function findLengthLimit(
     tried.push(t);
     return t;
   };
-  const first = await send(refused);
+  const first = known ?? (await send(refused));
   tried.push(first);
   if (first.outcome === "other") return { kind: "other", tried: first };
   // ASCII as long as the refused string's largest measure is refused too, by a provider that
   // counts any unit; the bisection keeps accepted < T + 1 <= refused.
   let hi = lengthIn(refused, "bytes");
-  const top = await probe(hi);
+  const top = hi === refused.length ? first : await probe(hi);
   if (top.outcome === "other") return { kind: "other", tried: top };
   if (top.outcome === "accepted") return { kind: "not-refused", tried: top };
   let lo = -1;
