@@ -4,7 +4,7 @@
 // still fail the same checks under their learned profile. The checks are R1-R8 without the pacts:
 // a pact is the consumer's expectation, which a profile never changes (a provider answering 422
 // where the pact records 400 fails that pact whatever it learns).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -13,7 +13,7 @@ import {
   startHandProvider,
 } from "@idp/fault-providers";
 import { afterAll, describe, expect, it } from "vitest";
-import { against, CREDENTIALS, failedIds, verifyReport } from "./support/run.ts";
+import { against, CREDENTIALS, failedIds, runVerify, verifyReport } from "./support/run.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "idp-learn-"));
 const started: RunningProvider[] = [];
@@ -57,10 +57,19 @@ const GAPS: readonly GapCase[] = [
     },
   },
   {
-    name: "keywords of at most 100 UTF-8 bytes (Go's len), 404 for another app's user",
-    options: { limits: [keyword("bytes")], loginUserStatuses: { otherLoginApp: 404 } },
+    name: "keywords of at most 100 UTF-8 bytes (Go's len), 404 for another app's user, 20 features, badges to 99999",
+    options: {
+      limits: [
+        keyword("bytes"),
+        { at: "rules.features", maxItems: 20, status: 422 },
+        { at: "data.badge", maximum: 99999, status: 400 },
+      ],
+      loginUserStatuses: { otherLoginApp: 404 },
+    },
     learned: {
       [`bounds.${KEYWORD}`]: { maxLength: 100, unit: "bytes", status: 422 },
+      "bounds.rules.features": { maxItems: 20, status: 422 },
+      "bounds.data.badge": { maximum: 99999, status: 400 },
       "loginUserStatuses.otherLoginApp": 404,
     },
   },
@@ -114,7 +123,10 @@ describe("a provider that reads the gaps its own way: --learn, then a run under 
     );
     for (const key of Object.keys(learned)) expect(sources[key]?.check).toMatch(/^R\d\./);
     // Every failure of the first run is explained by a learned key.
-    expect(first.report?.learn?.notLearned.filter((n) => n.kind !== "not-surveyed")).toEqual([]);
+    expect(
+      first.report?.learn?.notLearned.filter((n) => n.kind !== "not-surveyed"),
+      first.stdout,
+    ).toEqual([]);
     expect(first.stdout).toContain(`Learned profile: ${file} (extends default)`);
 
     const second = await verifyReport(
@@ -229,4 +241,24 @@ describe("a fault is never learned: the run under its learned profile still fail
     expect(failedIds(second.report), second.stdout).toContain(caught);
     expect(second.code).toBe(1);
   });
+});
+
+it("refuses, before the first request, a path it cannot write and --learn with --shard (exit 2)", async () => {
+  const notADir = join(dir, "a-file");
+  writeFileSync(notADir, "");
+  // Nothing listens on port 9: a request would be E_PROVIDER_UNREACHABLE, not these.
+  const base = [
+    ...["--provider-url", "http://127.0.0.1:9/v1", "--checks", "R4"],
+    ...["--username", CREDENTIALS.username, "--password", CREDENTIALS.password],
+  ];
+  const unwritable = await runVerify([...base, "--learn", join(notADir, "team.json")]);
+  expect(unwritable.code).toBe(2);
+  expect(unwritable.stderr).toMatch(
+    /^idp-verify: E_LEARN: --learn: cannot write the learned profile to .*team\.json: E[A-Z]+\n/,
+  );
+  const sharded = await runVerify([...base, "--learn", "x.json", "--shard", "1/2"]);
+  expect(sharded.code).toBe(2);
+  expect(sharded.stderr).toContain(
+    "E_CONFIG: --learn asks the whole provider how it reads the gaps; it does not go with --shard",
+  );
 });

@@ -92,6 +92,9 @@ export interface HandLimit {
   readonly unit?: "codePoints" | "utf16" | "bytes";
   /** The most array items or map keys. */
   readonly maxItems?: number;
+  /** The smallest and the largest number. */
+  readonly minimum?: number;
+  readonly maximum?: number;
   readonly status: number;
 }
 
@@ -334,6 +337,11 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
         if (l.unit === "bytes") return Buffer.byteLength(value, "utf8") > l.maxLength;
         return [...value].length > l.maxLength;
       }
+      if (typeof value === "number")
+        return (
+          (l.maximum !== undefined && value > l.maximum) ||
+          (l.minimum !== undefined && value < l.minimum)
+        );
       if (l.maxItems === undefined || value === null || typeof value !== "object") return false;
       return (Array.isArray(value) ? value.length : Object.keys(value).length) > l.maxItems;
     });

@@ -73,7 +73,7 @@ export async function learnPhase(input: {
   try {
     const n = config.concurrency;
     await learnStatusMapping(l, config.seed, config.runs, n);
-    await learnLoginUserStatuses(l, config.seed, n);
+    await learnLoginUserStatuses(l, n);
     await learnBounds(l);
     await learnValuesInUse(l, n);
     // A 401 of each operation, for errorsItems: the one answer every provider gives with a body.

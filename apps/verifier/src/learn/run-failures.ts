@@ -60,7 +60,9 @@ function whyNot(r: CheckResult, learned: readonly LearnedKey[]): string | undefi
     case "R6":
       return "a 5xx is never learned (R6)";
     case "R7":
-      return has(`loginUserStatuses.${r.id === "R7.push-404" ? "unknown" : "otherLoginApp"}`)
+      // A push refused for its body (past a bound the provider keeps) is explained by that bound.
+      return has(`loginUserStatuses.${r.id === "R7.push-404" ? "unknown" : "otherLoginApp"}`) ||
+        has("bounds.data.")
         ? undefined
         : "the status was no 4xx, or not the same for every push";
     case "R8":

@@ -5,12 +5,7 @@ import {
   type LoginUserKind,
   type ViolationKind,
 } from "@idp/contracts";
-import {
-  invalidBodyArb,
-  invalidBodyExamples,
-  requestBodyText,
-  validBodyArb,
-} from "@idp/generators";
+import { invalidBodyArb, invalidBodyExamples, requestBodyText } from "@idp/generators";
 import fc from "fast-check";
 import { checkSeed } from "../engine/cases.ts";
 import { baseBody } from "./bodies.ts";
@@ -133,12 +128,8 @@ const LOGIN_CASES: readonly [LoginUserKind, PushState, string, string][] = [
   ["otherLoginApp", "otherApp", "R7.push-403", "a login user of another login app"],
 ];
 
-/** loginUserStatuses.<case>: one 4xx for every valid push to that kind of id. */
-export async function learnLoginUserStatuses(
-  l: Learning,
-  seed: number,
-  concurrency: number,
-): Promise<void> {
+/** loginUserStatuses.<case>: one 4xx for every small valid push to that kind of id. */
+export async function learnLoginUserStatuses(l: Learning, concurrency: number): Promise<void> {
   const { profile, prober } = l;
   const op: DetailedOperationId = "pushToUserDevices";
   for (const [kind, state, check, words] of LOGIN_CASES) {
@@ -151,15 +142,12 @@ export async function learnLoginUserStatuses(
       l.not("not-surveyed", key, `the provider state for ${words} could not be set up`);
       continue;
     }
-    const bodies = [
-      JSON.stringify(baseBody(op, profile, "")),
-      ...fc
-        .sample(validBodyArb(op, { profile, maxLength: 3 }), {
-          seed: checkSeed(seed, `learn ${check}`),
-          numRuns: 7,
-        })
-        .map((b) => JSON.stringify(b)),
-    ];
+    // Small valid bodies only: a generated one may be past a bound the provider keeps (an answer
+    // about the body, not the user).
+    const base = baseBody(op, profile, "") as { data: Record<string, unknown> };
+    const bodies = ["m", "message", "é", "x y"].map((message) =>
+      JSON.stringify({ data: { ...base.data, message } }),
+    );
     const seen = (
       await inPool(bodies, concurrency, async (text) => {
         const answer = await prober.send(op, text, { state, source: check });

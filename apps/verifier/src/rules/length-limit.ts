@@ -1,9 +1,14 @@
 import {
+  BOUND_PATHS,
   BOUND_UNITS,
+  type BoundPath,
   type BoundUnit,
+  type ContractProfile,
   type DetailedOperationId,
   detailedOperations,
+  type JsonPath,
   lengthIn,
+  UNIT_WORDS,
 } from "@idp/contracts";
 import type { Answer } from "../http/client.ts";
 
@@ -131,4 +136,29 @@ export async function findLengthLimit(
     .filter((t) => t.outcome === "refused")
     .reduce((a, b) => (inUnit(b) < inUnit(a) ? b : a));
   return { max, unit, tried, accepted, refused: shortest };
+}
+
+/** The bound path of a concrete path: `[]` for an array index, `*` for a key of the features map. */
+export function patternOf(path: JsonPath): string {
+  let out = "";
+  path.forEach((seg, i) => {
+    if (typeof seg === "number") out += "[]";
+    else if (i === 2 && path[0] === "rules" && path[1] === "features") out += ".*";
+    else out += i === 0 ? seg : `.${seg}`;
+  });
+  return out;
+}
+
+/**
+ * When the profile pins a bound where a valid string was refused: the bound, what it allows and
+ * its source (a learned profile's names the evidence it was learned from), for R4's message.
+ */
+export function profileBoundNote(path: JsonPath, profile: ContractProfile): string | undefined {
+  const pattern = patternOf(path);
+  if (!Object.hasOwn(BOUND_PATHS, pattern)) return undefined;
+  const key = pattern as BoundPath;
+  const bound = profile.bounds[key];
+  if (bound?.maxLength === undefined) return undefined;
+  const ref = profile.sourceOf(`bounds.${key}`);
+  return `the profile's bounds.${key} allows ${bound.maxLength} ${UNIT_WORDS[bound.unit ?? "codePoints"]} (source: ${ref.source}, ${ref.ref})`;
 }

@@ -9,7 +9,7 @@ import {
   UNIT_WORDS,
 } from "@idp/contracts";
 import fc from "fast-check";
-import { findLengthLimit, outcomeOf } from "./length-limit.ts";
+import { findLengthLimit, outcomeOf, profileBoundNote } from "./length-limit.ts";
 import { caseArb, goodAuth, stressedValidBody, validBodyAtEverySize } from "./requests.ts";
 import type { Case, CheckDef, JudgeIo, RuleModule, Verdict } from "./types.ts";
 import { fromProblem, noAnswer, PASS } from "./verdict.ts";
@@ -110,17 +110,20 @@ async function explainSize(op: DetailedOperationId, c: Case, io: JudgeIo) {
           : Object.fromEntries(Object.entries(v as object).slice(0, -1)),
     });
   for (const p of probes) {
+    // A string: its exact limit and the unit it is counted in (code points, UTF-16 units, bytes),
+    // even when it is far past it (a valid string at a profile's bound does not shrink).
+    const limit =
+      p.unit === "code points" ? await lengthLimitAt(op, c, body, p.path, io) : undefined;
+    if (limit) {
+      const bound = profileBoundNote(p.path, io.ctx.profile);
+      return `a ${formatPath(p.path)} of ${limit.max + 1} ${UNIT_WORDS[limit.unit]} is refused; ${limit.max} is accepted${bound ? `, but ${bound}` : ""}`;
+    }
     const smaller = change(body, p.path, p.cut);
     let probe: Case = { ...c, body: { ...c.body, text: JSON.stringify(smaller) } };
     // A create under a name never sent: the same length, unless the name is what was cut.
     if (op === "createSchema") probe = renamed(probe, io.ctx.freshSchemaName());
     const answer = await io.resend(probe);
     if (answer.raw.kind !== "response" || acceptanceProblem(op, answer.raw.status)) continue;
-    // A string: its exact limit and the unit it is counted in (code points, UTF-16 units, bytes).
-    const limit =
-      p.unit === "code points" ? await lengthLimitAt(op, c, body, p.path, io) : undefined;
-    if (limit)
-      return `a ${formatPath(p.path)} of ${limit.max + 1} ${UNIT_WORDS[limit.unit]} is refused; ${limit.max} is accepted`;
     return `a ${formatPath(p.path)} of ${p.n} ${p.unit} is refused; ${p.n - 1} is accepted`;
   }
   return undefined;
