@@ -31,27 +31,40 @@ const NUMBER_CEILING = 1e308;
 /** A probe that found no answer (the time was up): the bound is not surveyed. */
 class NoAnswer extends Error {}
 
-/** The midpoint of two doubles in the order of their bits (bisects exponents and mantissas alike). */
-function between(a: number, b: number, integer: boolean): number | undefined {
+/**
+ * A value strictly between two numbers (an integer when `integer`), bisecting in the order of the
+ * doubles' bits, so exponents and mantissas halve alike; undefined when there is none.
+ */
+export function between(a: number, b: number, integer: boolean): number | undefined {
   const lo = Math.min(a, b);
   const hi = Math.max(a, b);
   let m: number;
   if (integer && hi - lo <= 2 ** 53) m = lo + Math.floor((hi - lo) / 2);
   else {
-    const ord = (x: number) => {
-      const dv = new DataView(new ArrayBuffer(8));
-      dv.setFloat64(0, x);
-      const v = dv.getBigInt64(0);
-      return v < 0n ? -(v & 0x7fffffffffffffffn) : v;
-    };
-    const mid = (ord(lo) + ord(hi)) / 2n;
-    const dv = new DataView(new ArrayBuffer(8));
-    if (mid >= 0n) dv.setBigInt64(0, mid);
-    else dv.setBigUint64(0, -mid | 0x8000000000000000n);
-    m = dv.getFloat64(0);
-    if (integer) m = Math.floor(m);
+    const mid = (ordOf(lo) + ordOf(hi)) / 2n;
+    m = doubleOf(mid);
+    if (integer) {
+      // Near 0 the midpoint of the bits is a tiny fraction: the next integer up is between too.
+      m = Math.floor(m);
+      if (m <= lo) m = Math.abs(lo) < 2 ** 53 ? Math.floor(lo) + 1 : doubleOf(ordOf(lo) + 1n);
+    }
   }
   return m > lo && m < hi ? m : undefined;
+}
+
+/** A double's place in the order of all doubles (negative ones mirrored), as a bigint. */
+function ordOf(x: number): bigint {
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, x);
+  const v = dv.getBigInt64(0);
+  return v < 0n ? -(v & 0x7fffffffffffffffn) : v;
+}
+
+function doubleOf(ord: bigint): number {
+  const dv = new DataView(new ArrayBuffer(8));
+  if (ord >= 0n) dv.setBigInt64(0, ord);
+  else dv.setBigUint64(0, -ord | 0x8000000000000000n);
+  return dv.getFloat64(0);
 }
 
 export async function learnBounds(l: Learning): Promise<void> {
