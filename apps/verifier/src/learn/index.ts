@@ -1,5 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { DETAILED_OPERATION_IDS } from "@idp/contracts";
 import type { Config } from "../config/parse.ts";
 import type { ConformanceOutcome } from "../engine/conformance.ts";
@@ -8,6 +7,7 @@ import { epochOf, type RunContext } from "../phases/context.ts";
 import type { ProviderUnderTest } from "../phases/provider.ts";
 import type { Transport } from "../phases/transport.ts";
 import type { CheckResult } from "../results.ts";
+import { assertWritableFile } from "../writable.ts";
 import { learnBounds } from "./bounds.ts";
 import { learnErrorsItems, learnValuesInUse } from "./errors-values.ts";
 import { learnedFileText, writeLearned } from "./file.ts";
@@ -28,11 +28,7 @@ export type { LearnedKey, LearnReport, NotLearned } from "./types.ts";
 /** Before the first request: the learned profile's path must be writable (as a report's is). */
 export function assertLearnWritable(path: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    if (existsSync(path) && statSync(path).isDirectory()) throw new Error("it is a directory");
-    const existed = existsSync(path);
-    closeSync(openSync(path, "a"));
-    if (!existed) unlinkSync(path);
+    assertWritableFile(path);
   } catch (e) {
     throw new VerifyError(
       "E_LEARN",

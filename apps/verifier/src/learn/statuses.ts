@@ -30,8 +30,28 @@ function byStatus(seen: readonly Seen[]): Map<number, Seen[]> {
   return out;
 }
 
-/** One exchange of each status seen, for the output. */
-const oneOfEach = (groups: Map<number, Seen[]>) => [...groups.values()].map((g) => g[0] as Seen);
+/**
+ * The one status every answer had, with the answers; undefined (and named as seen both ways, one
+ * exchange of each status) when there were several, or when there was no answer.
+ */
+function oneStatus(
+  l: Learning,
+  key: string,
+  seen: readonly Seen[],
+  what: string,
+): { status: number; all: Seen[]; first: Seen } | undefined {
+  const groups = byStatus(seen);
+  if (groups.size > 1)
+    l.not(
+      "inconsistent",
+      key,
+      `${[...groups].map(([s, g]) => `${s} to ${g.length}`).join(", ")} of ${what}`,
+      [...groups.values()].map((g) => g[0] as Seen),
+    );
+  if (groups.size !== 1) return undefined;
+  const [[status, all]] = [...groups] as [[number, Seen[]]];
+  return { status, all, first: all[0] as Seen };
+}
 
 /**
  * Every invalid body of each operation the profile asserts (bounds aside: those are learned by
@@ -84,20 +104,9 @@ export async function learnStatusMapping(
     for (const [kind, { seen, example }] of byKind) {
       const key = `statusMapping.${op}.${kind}` as const;
       const pinned = profile.statusMapping[op][kind];
-      const groups = byStatus(seen);
-      if (groups.size === 0) continue;
-      if (groups.size > 1) {
-        l.not(
-          "inconsistent",
-          key,
-          `${[...groups].map(([s, g]) => `${s} to ${g.length}`).join(", ")} of the bodies with ${kind}`,
-          oneOfEach(groups),
-        );
-        continue;
-      }
-      const [[status, all]] = [...groups] as [[number, Seen[]]];
-      if (status === pinned) continue;
-      const first = all[0] as Seen;
+      const one = oneStatus(l, key, seen, `the bodies with ${kind}`);
+      if (!one || one.status === pinned) continue;
+      const { status, all, first } = one;
       const never = neverLearned(status);
       if (never) {
         l.not("refused", key, never, [first]);
@@ -155,20 +164,9 @@ export async function learnLoginUserStatuses(l: Learning, concurrency: number): 
         return answer ? [{ check, answer }] : [];
       })
     ).flat();
-    const groups = byStatus(seen);
-    if (groups.size === 0) continue;
-    if (groups.size > 1) {
-      l.not(
-        "inconsistent",
-        key,
-        `${[...groups].map(([s, g]) => `${s} to ${g.length}`).join(", ")} of the pushes to ${words}`,
-        oneOfEach(groups),
-      );
-      continue;
-    }
-    const [[status, all]] = [...groups] as [[number, Seen[]]];
-    const first = all[0] as Seen;
-    if (status === profile.loginUserStatuses[kind]) continue;
+    const one = oneStatus(l, key, seen, `the pushes to ${words}`);
+    if (!one || one.status === profile.loginUserStatuses[kind]) continue;
+    const { status, all, first } = one;
     const never =
       status < 400 || status > 499
         ? `${status} to a valid push to ${words}: loginUserStatuses holds a 4xx; ${neverLearned(status) ?? "a success is never learned (R7)"}`
