@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { against, CREDENTIALS, failedIds, verifyReport } from "./support/run.ts";
+import { against, CREDENTIALS, failedIds, runVerify, verifyReport } from "./support/run.ts";
 
 const KEYWORD = "rules.features.*.labels[].keywords[]";
 const UNITS = ["codePoints", "utf16", "bytes"] as const;
@@ -84,4 +84,20 @@ it("R4's shrink message names the limit in the unit the provider counts", async 
       new RegExp(`keywords\\[\\d+\\] of 101 ${words} is refused; 100 is accepted`),
     );
   }
+});
+
+it("refuses a unit it does not know, naming the file, the key and the three units (exit 2)", async () => {
+  const file = join(dir, "bad-unit.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: "x",
+      bounds: { [KEYWORD]: { maxLength: 100, unit: "chars", status: 422 } },
+    }),
+  );
+  const run = await runVerify(["--profile", file, "--checks", "R4"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toBe(
+    `idp-verify: E_PROFILE: profile ${file}: bounds.${KEYWORD}.unit: expected "codePoints", "utf16", "bytes" (what maxLength counts: code points, UTF-16 units or UTF-8 bytes), received "chars"\n`,
+  );
 });
