@@ -89,7 +89,11 @@ export async function learnBounds(l: Learning): Promise<void> {
 async function baseAccepted(l: Learning, op: DetailedOperationId): Promise<boolean> {
   const check = `R4.valid-accepted.${op}`;
   const subject = `bounds (${op})`;
-  if (op === "pushToUserDevices" && l.prober.statesAvailable && !(await l.prober.stateId("user"))) {
+  if (op === "pushToUserDevices" && !l.prober.statesAvailable) {
+    l.not("not-surveyed", subject, "a valid push needs a login user: give --provider-states-url");
+    return false;
+  }
+  if (op === "pushToUserDevices" && !(await l.prober.stateId("user"))) {
     l.not("not-surveyed", subject, 'the state "a login user exists" could not be set up');
     return false;
   }
