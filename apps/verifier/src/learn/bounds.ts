@@ -16,13 +16,13 @@ import { baseBody, placeOf, valueAt, withValue } from "./bodies.ts";
 import { type Learning, neverLearned, type Seen, statusOf } from "./learning.ts";
 
 // bounds (conformance.md §6), each found to the exact threshold: the value at one place of a small
-// valid body is sent far past anything the run sends there (a string of 500,000 ASCII characters:
-// more code points, UTF-16 units and bytes than the run's longest strings; as many items as fit in
-// 900 KB; ±1e308); when that is refused with a 4xx, bisection finds the largest value accepted,
+// valid body is sent at least as far as anything the run sends there (a string of 400,000 ASCII
+// characters: the bytes of the run's longest string, and more code points and UTF-16 units; as many
+// items as fit in 900 KB; ±1e308); when that is refused with a 4xx, bisection finds the largest value accepted,
 // and for a string the unit that explains every string tried (rules/length-limit.ts).
 
 /** Past every string the run sends: 100,000 code points of up to 4 bytes each. */
-export const STRING_CEILING = 500_000;
+export const STRING_CEILING = 400_000;
 /** Past every array and map the run sends, as long as the body stays under 1 MiB. */
 const ITEMS_CEILING = 100_000;
 const BODY_BUDGET = 900_000;
