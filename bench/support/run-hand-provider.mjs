@@ -6,6 +6,8 @@
 //   IDP_USERNAME=u IDP_PASSWORD=p node bench/support/run-hand-provider.mjs \
 //     [--fault NAME ...] [--reading default|observed-service] [--unique-names] \
 //     [--user-before-body] [--missing-field reject|accept] [--port N]
+//     [--limit PLACE=MAX:UNIT:STATUS ...]   e.g. 'rules.features.*.labels[].keywords[]=100:utf16:422'
+//                                          (UNIT codePoints, utf16 or bytes; a string's longest)
 //   node bench/support/run-hand-provider.mjs --hostile hang|reset|drip|...   (no credentials needed)
 //
 // --record FILE writes every request it receives (method, path, headers, body) as NDJSON, in order
@@ -38,6 +40,7 @@ try {
       "unique-names": { type: "boolean", default: false },
       "user-before-body": { type: "boolean", default: false },
       "missing-field": { type: "string", default: "reject" },
+      limit: { type: "string", multiple: true, default: [] },
       hostile: { type: "string" },
       port: { type: "string", default: "0" },
       record: { type: "string" },
@@ -69,6 +72,14 @@ if (values.hostile !== undefined) {
     usage(`--reading: expected default or observed-service, got "${values.reading}"`);
   if (!["reject", "accept"].includes(values["missing-field"]))
     usage(`--missing-field: expected reject or accept, got "${values["missing-field"]}"`);
+  const limits = values.limit.map((text) => {
+    const m = /^([^=]+)=(\d+):(codePoints|utf16|bytes):(\d{3})$/.exec(text);
+    if (!m)
+      usage(
+        `--limit: expected PLACE=MAX:UNIT:STATUS (UNIT codePoints, utf16 or bytes), got "${text}"`,
+      );
+    return { at: m[1], maxLength: Number(m[2]), unit: m[3], status: Number(m[4]) };
+  });
   const record = values.record === undefined ? undefined : openSync(values.record, "w");
   stats.file = values.stats;
   stats.close = () => record !== undefined && closeSync(record);
@@ -93,6 +104,7 @@ if (values.hostile !== undefined) {
     uniqueNames: values["unique-names"],
     userBeforeBody: values["user-before-body"],
     missingField: values["missing-field"],
+    limits,
     port,
     keepRequests: 0,
   });

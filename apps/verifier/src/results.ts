@@ -1,5 +1,6 @@
 import type { RuleId, RuleSource } from "@idp/contracts";
 import type { Exchange } from "./http/exchange.ts";
+import type { LearnReport } from "./learn/types.ts";
 import type { Finding } from "./report/findings.ts";
 
 /**
@@ -199,6 +200,8 @@ export interface VerifyReport {
   readonly providerStopped?: string;
   /** Run-level warnings (e.g. a password too short to scrub). */
   readonly warnings: readonly string[];
+  /** `--learn`: the profile written, what was learned with its evidence, and what was not. */
+  readonly learn?: LearnReport;
   readonly summary: Readonly<Record<CheckStatus, number>> & {
     readonly leftOut: number;
     readonly warnings: number;

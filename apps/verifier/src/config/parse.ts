@@ -403,11 +403,23 @@ const outputSchema = (cwd: string) =>
       report: z.array(reportSchema(cwd)).optional(),
       "replay-dir": z.string().optional(),
       har: z.string().optional(),
+      learn: z.string().optional(),
+      shard: z.string().optional(),
     })
     .transform((v, ctx) => {
       if (v["replay-dir"] === "") return issue(ctx, "--replay-dir needs a directory (DIR)");
       if (v.har === "") return issue(ctx, "--har needs a file (FILE)");
+      if (v.learn === "") return issue(ctx, "--learn needs a file (PATH) to write the profile to");
+      if (v.learn !== undefined && v.shard !== undefined)
+        return issue(
+          ctx,
+          "--learn asks the whole provider how it reads the gaps; it does not go with --shard (run it once, unsharded)",
+        );
       return {
+        /** `--learn PATH`: where to write the learned profile (conformance.md §6), and as given. */
+        ...(v.learn !== undefined
+          ? { learn: { path: resolve(cwd, v.learn), given: v.learn } }
+          : {}),
         reports: v.report ?? [],
         ...(v["replay-dir"] !== undefined ? { replayDir: resolve(cwd, v["replay-dir"]) } : {}),
         ...(v.har !== undefined ? { harPath: resolve(cwd, v.har) } : {}),

@@ -1,3 +1,4 @@
+import { renderLearn } from "../learn/render.ts";
 import type { CheckResult, CheckStatus, VerifyReport } from "../results.ts";
 import { type Paint, PLAIN } from "../terminal/colour.ts";
 import {
@@ -134,6 +135,7 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
         })
         .join("")}`,
     );
+  if (report.learn) out.push("", ...renderLearn(report.learn));
   out.push("", verdictText(report, paint));
   return `${out.join("\n")}\n`;
 }
