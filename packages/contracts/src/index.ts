@@ -36,7 +36,7 @@ export {
   formatPath,
   type JsonPath,
 } from "./classify-body.ts";
-export { didYouMean } from "./did-you-mean.ts";
+export { didYouMean, didYouMeanHint } from "./did-you-mean.ts";
 export {
   describeErrorsItems,
   ERRORS_ITEM_KINDS,
@@ -92,9 +92,11 @@ export {
   DETAILED_OPERATION_IDS,
   type DetailedOperation,
   type DetailedOperationId,
+  type DocumentedStatus,
   detailedOperations,
   type HttpMethod,
   operationPath,
+  type RequestBody,
   type RequestShapeName,
 } from "./operations.ts";
 export {
