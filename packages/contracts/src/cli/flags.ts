@@ -135,7 +135,8 @@ function parseArgv(table: FlagTable, argv: readonly string[], options: ReadFlags
 
 function usageError(table: FlagTable, err: Error, options: ReadFlagsOptions): CliError {
   const code = "code" in err ? err.code : undefined;
-  const flag = /'(-{1,2}[^'\s]+)/.exec(err.message)?.[1];
+  // "Option '-o, --out <value>' argument missing": the long name, when there is one.
+  const flag = /'(?:-\w, )?(-{1,2}[^'\s,]+)/.exec(err.message)?.[1];
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
     const name = flag.replace(/^-+/, "").split("=")[0] ?? "";
     return new CliError(`unknown option ${flag}${didYouMeanHint(name, Object.keys(table), "--")}`);
