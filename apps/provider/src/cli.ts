@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { parseCli, USAGE } from "./config.ts";
+import { helpText, parseCli } from "./config.ts";
 import { createProvider, type IdpProvider } from "./provider.ts";
 
 const fail = (message: string, code: number): void => {
@@ -10,7 +10,7 @@ const fail = (message: string, code: number): void => {
 async function main(): Promise<void> {
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.kind === "help") {
-    process.stdout.write(USAGE);
+    process.stdout.write(helpText());
     return;
   }
   if (parsed.kind === "error") {
