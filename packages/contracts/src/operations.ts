@@ -37,9 +37,9 @@ export interface DetailedOperation {
 }
 
 /**
- * The three detailed operations by id (method, path, statuses, request shape), typed as written:
- * each operation's statuses and request shape are its own literal types, so the consumer builders
- * and clients derive their cells and bodies from here instead of restating them.
+ * The three detailed operations by id (method, path, statuses, request shape), typed as written.
+ * Each operation's statuses and request shape are its own literal types, so the consumer builders
+ * derive their cells and bodies from here instead of restating them.
  */
 export const detailedOperations = {
   createSchema: {

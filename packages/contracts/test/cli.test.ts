@@ -103,6 +103,18 @@ describe("help", () => {
     expect(text).toMatch(/^x publish:\n {2}--dir +where$/m);
     expect(text).not.toContain("x doctor:");
   });
+
+  it("lists a flag several commands share once, under their names", () => {
+    const dir = { type: "string", description: "where" } as const;
+    const text = commandsHelp("x", {
+      publish: { summary: "a", flags: { dir, all: { type: "boolean", description: "every" } } },
+      check: { summary: "b", flags: { dir } },
+      other: { summary: "c", flags: { dir: { type: "string", description: "elsewhere" } } },
+    }).join("\n");
+    // Sections in the order their first flag appears.
+    expect(text).toMatch(/^x publish, check:\n {2}--dir +where\n\nx publish:\n {2}--all +every$/m);
+    expect(text).toMatch(/^x other:\n {2}--dir +elsewhere$/m);
+  });
 });
 
 describe("oneOf", () => {

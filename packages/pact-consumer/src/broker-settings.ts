@@ -70,7 +70,10 @@ export function brokerSettingsOf(values: BrokerValues): BrokerSettings {
   };
 }
 
-/** `brokerSettingsOf` the environment's PACT_BROKER_* variables; a problem is E_CONFIG. */
+/**
+ * The broker's settings from the environment's PACT_BROKER_* variables (`brokerSettingsOf`).
+ * @throws PactsCliError E_CONFIG naming the variable at fault.
+ */
 export function readBrokerSettings(env: Env): BrokerSettings {
   try {
     return brokerSettingsOf({

@@ -22,8 +22,8 @@ import { claimInteraction } from "./interaction-keys.ts";
 import { pactUnsafeReason } from "./pact-safe.ts";
 
 /**
- * A status with a builder for operation `Op`: each one the catalogue documents for it but 500 (no
- * request of a consumer calls for a server error, so no pact can promise one).
+ * A status with a builder for operation `Op`: each one the catalogue documents for it but 500.
+ * No request of a consumer calls for a server error, so no pact can promise one.
  */
 export type IdpCellStatus<Op extends DetailedOperationId> = Exclude<DocumentedStatus<Op>, 500>;
 

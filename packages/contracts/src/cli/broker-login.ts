@@ -38,7 +38,7 @@ export const blankAsUnset = (v: string | undefined): string | undefined =>
 
 /**
  * Reads the broker's settings (see above); `undefined` when no address is given.
- * @throws CliError naming the flag or variable at fault (never echoing a value: it may be a secret).
+ * @throws CliError naming the flag or variable at fault (never its value: it may be a secret).
  */
 export function brokerTarget(input: BrokerInput): BrokerTarget | undefined {
   const n = input.names;

@@ -29,7 +29,7 @@ export interface FlagsHelpOptions {
    * description as sentences under it (for long descriptions). @defaultValue "columns"
    */
   readonly layout?: "columns" | "stacked";
-  /** Where descriptions start in `columns` (to align several tables). @defaultValue the widest usage + 2 */
+  /** Where descriptions start in `columns` (aligns tables). @defaultValue the widest usage + 2 */
   readonly column?: number;
   /** A CLI's own remark on a flag (e.g. which mode it applies to), after the default. */
   readonly note?: (name: string, spec: FlagSpec) => string | undefined;
@@ -91,8 +91,8 @@ export function flagsHelp(
 }
 
 /**
- * The commands part of a `--help`: each command with its summary, then each command's flags
- * (`shared` flags are listed once by the caller), all aligned.
+ * The commands part of a `--help`: each command with its summary, then the flags, aligned: a flag
+ * several commands share (the same spec object) is listed once, under all of their names.
  */
 export function commandsHelp(cli: string, commands: CommandTable, width = 100): string[] {
   const entries = Object.entries(commands);
@@ -101,9 +101,15 @@ export function commandsHelp(cli: string, commands: CommandTable, width = 100): 
   for (const [name, c] of entries)
     out.push(...wrapText(`  ${name.padEnd(nameWidth)}`, c.summary, width));
   out.push("");
-  const column = usageColumn(...entries.map(([, c]) => c.flags));
-  for (const [name, c] of entries)
-    if (Object.keys(c.flags).length > 0)
-      out.push(...flagsHelp(c.flags, { [DEFAULT_GROUP]: `${cli} ${name}` }, width, { column }));
+  const sections = new Map<string, Record<string, FlagSpec>>();
+  for (const [, c] of entries)
+    for (const [flag, spec] of Object.entries(c.flags)) {
+      const sharing = entries.filter(([, d]) => d.flags[flag] === spec).map(([n]) => n);
+      const key = sharing.join(", ");
+      sections.set(key, { ...sections.get(key), [flag]: spec });
+    }
+  const column = usageColumn(...sections.values());
+  for (const [names, flags] of sections)
+    out.push(...flagsHelp(flags, { [DEFAULT_GROUP]: `${cli} ${names}` }, width, { column }));
   return out;
 }
