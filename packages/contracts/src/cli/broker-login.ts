@@ -37,7 +37,8 @@ export const blankAsUnset = (v: string | undefined): string | undefined =>
   v === undefined || v.trim() === "" ? undefined : v;
 
 /**
- * Reads the broker's settings (see above); `undefined` when no address is given.
+ * The broker's address and login from the settings given, read alike by every toolkit CLI (see
+ * above); `undefined` when no address is given.
  * @throws CliError naming the flag or variable at fault (never its value: it may be a secret).
  */
 export function brokerTarget(input: BrokerInput): BrokerTarget | undefined {
