@@ -148,6 +148,7 @@ const repoChecks = [
       "vitest.config.ts",
       "vitest.shared.ts",
       "vitest.setup.ts",
+      "tsdown.shared.ts",
     ],
   ],
   [
@@ -164,6 +165,11 @@ const repoChecks = [
       "--openapi",
       join(root, "docs", "openapi.json"),
     ],
+  ],
+  [
+    "every dist imports only its declared dependencies and bundles no other package's code",
+    process.execPath,
+    [join(root, "scripts", "check-dist-deps.mjs")],
   ],
   [
     "published packages pass publint and are-the-types-wrong",

@@ -1,4 +1,6 @@
 import { defineConfig } from "tsdown";
+import { declaredDeps } from "../../tsdown.shared.ts";
+import manifest from "./package.json" with { type: "json" };
 
 export default defineConfig({
   // The pact worker runs Pact's verifier in a child process (pact/host.ts finds it next to itself);
@@ -16,7 +18,7 @@ export default defineConfig({
   target: "node22",
   dts: true,
   clean: true,
-  // The embedded reference provider is loaded at run time when installed (the workspace), never
-  // bundled: @idp/provider is private, and a published idp-verify asks for --provider-url instead.
-  deps: { neverBundle: ["@idp/provider"] },
+  // The embedded reference provider is loaded at run time when installed beside it (the workspace),
+  // never bundled: without it, a published idp-verify asks for --provider-url instead.
+  deps: declaredDeps(manifest, ["@idp/provider"]),
 });

@@ -1,4 +1,6 @@
 import { defineConfig } from "tsdown";
+import { declaredDeps } from "../../tsdown.shared.ts";
+import manifest from "./package.json" with { type: "json" };
 
 export default defineConfig({
   entry: ["src/index.ts", "src/cli.ts"],
@@ -7,4 +9,5 @@ export default defineConfig({
   target: "node22",
   dts: true,
   clean: true,
+  deps: declaredDeps(manifest),
 });

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-import { parseCli, USAGE } from "./config.ts";
+import { helpText, parseCli } from "./config.ts";
 import { createProvider, type IdpProvider } from "./provider.ts";
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 const fail = (message: string, code: number): void => {
   process.stderr.write(`idp-provider: ${message}\n`);
@@ -10,7 +13,7 @@ const fail = (message: string, code: number): void => {
 async function main(): Promise<void> {
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.kind === "help") {
-    process.stdout.write(USAGE);
+    process.stdout.write(helpText());
     return;
   }
   if (parsed.kind === "error") {
@@ -27,14 +30,14 @@ async function main(): Promise<void> {
       seed: { loginUsers: config.loginUsers, otherLoginAppUsers: config.otherLoginAppUsers },
     });
   } catch (error) {
-    fail(`cannot open the database "${config.db}": ${(error as Error).message}`, 2);
+    fail(`cannot open the database "${config.db}": ${messageOf(error)}`, 2);
     return;
   }
   try {
     await provider.listen({ port: config.port, host: config.host });
   } catch (error) {
     await provider.close();
-    fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`, 1);
+    fail(`cannot listen on ${config.host}:${config.port}: ${messageOf(error)}`, 1);
     return;
   }
   let stopping = false;
@@ -45,7 +48,7 @@ async function main(): Promise<void> {
     provider.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        fail(`shutdown failed: ${(error as Error).message}`, 1);
+        fail(`shutdown failed: ${messageOf(error)}`, 1);
         process.exit(1);
       },
     );
@@ -55,5 +58,5 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  fail(`unexpected error: ${(error as Error).message}`, 1);
+  fail(`unexpected error: ${messageOf(error)}`, 1);
 });

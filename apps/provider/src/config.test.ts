@@ -1,5 +1,6 @@
+import { flagUsage } from "@idp/contracts/cli";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DB_FILE, parseCli } from "./config.ts";
+import { DEFAULT_DB_FILE, FLAGS, helpText, parseCli } from "./config.ts";
 
 const creds = ["--username", "u", "--password", "p"];
 
@@ -78,6 +79,26 @@ describe("parseCli", () => {
     if (parsed.kind === "error") {
       expect(parsed.message).toContain(flag);
       expect(parsed.message).not.toContain("\n");
+    }
+  });
+});
+
+describe("idp-provider's flags", () => {
+  it("answers a mistyped flag with did-you-mean, one line", () => {
+    expect(parseCli(["--prot", "1", ...creds], {})).toEqual({
+      kind: "error",
+      message: "unknown option --prot (did you mean --port?)",
+    });
+  });
+
+  it("--help lists every flag of its table, with its default and variable", () => {
+    expect(parseCli(["--help"], {})).toEqual({ kind: "help" });
+    const help = helpText();
+    for (const [name, spec] of Object.entries(FLAGS)) {
+      const line = help.split("\n").find((l) => l.startsWith(`  ${flagUsage(name, spec)} `));
+      expect(line, name).toBeDefined();
+      if ("defaultText" in spec) expect(help).toContain(`(default: ${spec.defaultText})`);
+      if ("env" in spec) expect(help).toContain(`(env ${spec.env.join(", ")})`);
     }
   });
 });

@@ -1,16 +1,13 @@
-import { CliError, type FlagTable, parseFlagValues, readFlags } from "@idp/contracts/cli";
+import {
+  CliError,
+  type FlagTable,
+  flagsHelp,
+  parseFlagValues,
+  readFlags,
+} from "@idp/contracts/cli";
 import { z } from "zod";
 
-export interface CliConfig {
-  readonly port: number;
-  readonly host: string;
-  readonly db: string;
-  readonly credentials: { readonly username: string; readonly password: string };
-  readonly providerStates: boolean;
-  readonly loginUsers: readonly string[];
-  readonly otherLoginAppUsers: readonly string[];
-}
-
+/** What `parseCli` makes of the command line: a config to run, a request for help, or one error line. */
 export type CliParse =
   | { readonly kind: "run"; readonly config: CliConfig }
   | { readonly kind: "help" }
@@ -18,52 +15,85 @@ export type CliParse =
 
 export const DEFAULT_DB_FILE = "./idp-provider.sqlite";
 
-export const USAGE = `Usage: idp-provider [options]
-
-Serves the IDP API under /v1 (reference provider, SQLite-backed).
-
-Options:
-  --port N               port to listen on (default 8080; 0 picks a free one)
-  --host H               address to bind (default 127.0.0.1)
-  --db PATH              SQLite file, or :memory: (default ${DEFAULT_DB_FILE})
-  --username U           Basic username (env IDP_USERNAME); required
-  --password P           Basic password (env IDP_PASSWORD); required
-  --provider-states      serve Pact's state-change endpoint at /_pact/provider-states
-                         (unauthenticated: for contract verification only)
-  --login-user ID        create a login user of this login app (repeatable)
-  --other-login-user ID  create a login user of another login app (repeatable)
-  -h, --help             show this help
-`;
+/** The defaults, as the flags' text (zod reads them like a given value; `--help` shows them). */
+const DEFAULTS = { port: "8080", host: "127.0.0.1", db: DEFAULT_DB_FILE } as const;
 
 /** idp-provider's flags, read by the toolkit's shared parser (@idp/contracts/cli). */
-const FLAGS = {
-  port: { type: "string", value: "N", description: "port to listen on" },
-  host: { type: "string", value: "H", description: "address to bind" },
-  db: { type: "string", value: "PATH", description: "SQLite file, or :memory:" },
-  username: { type: "string", value: "U", env: ["IDP_USERNAME"], description: "Basic username" },
-  password: { type: "string", value: "P", env: ["IDP_PASSWORD"], description: "Basic password" },
-  "provider-states": { type: "boolean", description: "serve Pact's state-change endpoint" },
-  "login-user": { type: "string", multiple: true, value: "ID", description: "login user" },
-  "other-login-user": { type: "string", multiple: true, value: "ID", description: "other app" },
+export const FLAGS = {
+  port: {
+    type: "string",
+    value: "N",
+    defaultText: DEFAULTS.port,
+    description: "port to listen on; 0 picks a free one",
+  },
+  host: { type: "string", value: "H", defaultText: DEFAULTS.host, description: "address to bind" },
+  db: {
+    type: "string",
+    value: "PATH",
+    defaultText: DEFAULTS.db,
+    description: "SQLite file, or :memory:",
+  },
+  username: {
+    type: "string",
+    value: "U",
+    env: ["IDP_USERNAME"],
+    description: "Basic username, required: there is no default login",
+  },
+  password: {
+    type: "string",
+    value: "P",
+    env: ["IDP_PASSWORD"],
+    description: "Basic password, required; prefer IDP_PASSWORD: shells and pnpm echo arguments",
+  },
+  "provider-states": {
+    type: "boolean",
+    description:
+      "serve Pact's state-change endpoint at /_pact/provider-states (unauthenticated: for contract verification only)",
+  },
+  "login-user": {
+    type: "string",
+    multiple: true,
+    value: "ID",
+    description: "create a login user of this login app (repeatable)",
+  },
+  "other-login-user": {
+    type: "string",
+    multiple: true,
+    value: "ID",
+    description: "create a login user of another login app (repeatable)",
+  },
   help: { type: "boolean", short: "h", description: "show this help" },
 } as const satisfies FlagTable;
+
+/** `idp-provider --help`, from the flag table. */
+export const helpText = (): string =>
+  [
+    "Usage: idp-provider [options]",
+    "",
+    "Serves the IDP API under /v1 (reference provider, SQLite-backed).",
+    "",
+    ...flagsHelp(FLAGS),
+    "Exit status: 0 stopped by SIGTERM or SIGINT; 1 it could not listen; 2 bad arguments or a",
+    "database it cannot open (one line on stderr).",
+    "",
+  ].join("\n");
 
 const configSchema = z
   .object({
     port: z
       .string()
-      .default("8080")
+      .default(DEFAULTS.port)
       .refine((t) => /^\d{1,5}$/.test(t) && Number(t) <= 65535, {
         error: (i) => `--port must be an integer from 0 to 65535, got "${String(i.input)}"`,
       })
       .transform(Number),
     host: z
       .string()
-      .default("127.0.0.1")
+      .default(DEFAULTS.host)
       .refine((h) => h !== "", "--host must not be empty"),
     db: z
       .string()
-      .default(DEFAULT_DB_FILE)
+      .default(DEFAULTS.db)
       .refine((d) => d !== "", "--db must not be empty"),
     // No default password, ever: a reference server with known credentials would be an open door.
     username: z
@@ -77,17 +107,18 @@ const configSchema = z
     "login-user": z.array(z.string()).default([]),
     "other-login-user": z.array(z.string()).default([]),
   })
-  .transform(
-    (v): CliConfig => ({
-      port: v.port,
-      host: v.host,
-      db: v.db,
-      credentials: { username: v.username, password: v.password },
-      providerStates: v["provider-states"],
-      loginUsers: v["login-user"],
-      otherLoginAppUsers: v["other-login-user"],
-    }),
-  );
+  .transform((v) => ({
+    port: v.port,
+    host: v.host,
+    db: v.db,
+    credentials: { username: v.username, password: v.password },
+    providerStates: v["provider-states"],
+    loginUsers: v["login-user"],
+    otherLoginAppUsers: v["other-login-user"],
+  }));
+
+/** What idp-provider runs with: the flags and environment as zod read them. */
+export type CliConfig = z.output<typeof configSchema>;
 
 /** Turns argv and the environment into one validated config. Never throws, never exits. */
 export function parseCli(

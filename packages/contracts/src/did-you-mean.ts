@@ -50,3 +50,9 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
     });
   return undefined;
 }
+
+/** ` (did you mean X?)` when a candidate X is close to `word` (after `prefix`, such as `--`), else "". */
+export function didYouMeanHint(word: string, candidates: readonly string[], prefix = ""): string {
+  const match = didYouMean(word, candidates);
+  return match === undefined ? "" : ` (did you mean ${prefix}${match}?)`;
+}

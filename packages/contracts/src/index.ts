@@ -40,7 +40,7 @@ export {
   formatPath,
   type JsonPath,
 } from "./classify-body.ts";
-export { didYouMean } from "./did-you-mean.ts";
+export { didYouMean, didYouMeanHint } from "./did-you-mean.ts";
 export {
   describeErrorsItems,
   ERRORS_ITEM_KINDS,
@@ -101,9 +101,11 @@ export {
   DETAILED_OPERATION_IDS,
   type DetailedOperation,
   type DetailedOperationId,
+  type DocumentedStatus,
   detailedOperations,
   type HttpMethod,
   operationPath,
+  type RequestBody,
   type RequestShapeName,
 } from "./operations.ts";
 export {

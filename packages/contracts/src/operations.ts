@@ -36,8 +36,12 @@ export interface DetailedOperation {
   readonly deprecated: false | { readonly since: string };
 }
 
-/** The three detailed operations by id (method, path, statuses, request shape). */
-export const detailedOperations: { readonly [K in DetailedOperationId]: DetailedOperation } = {
+/**
+ * The three detailed operations by id (method, path, statuses, request shape), typed as written.
+ * Each operation's statuses and request shape are its own literal types, so the consumer builders
+ * derive their cells and bodies from here instead of restating them.
+ */
+export const detailedOperations = {
   createSchema: {
     id: "createSchema",
     summary: "Create a new schema",
@@ -83,7 +87,18 @@ export const detailedOperations: { readonly [K in DetailedOperationId]: Detailed
     errorBody: ErrorBody,
     deprecated: { since: "2024-12-31" },
   },
+} as const satisfies {
+  readonly [K in DetailedOperationId]: DetailedOperation & { readonly id: K };
 };
+
+/** The statuses operation `Op` documents (R3), success first, as literal types. */
+export type DocumentedStatus<Op extends DetailedOperationId> =
+  (typeof detailedOperations)[Op]["documentedStatuses"][number];
+
+/** The request body of operation `Op`: what its zod request shape accepts. */
+export type RequestBody<Op extends DetailedOperationId> = z.output<
+  (typeof detailedOperations)[Op]["request"]
+>;
 
 /** Fills `{name}` path parameters (URI-encoded) into an operation's relative path. */
 export function operationPath(

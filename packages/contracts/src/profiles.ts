@@ -2,11 +2,7 @@ import type { z } from "zod";
 import type { BoundPath, Bounds } from "./bounds.ts";
 import { type ErrorsItemKind, errorBodyShape, SPEC_ERRORS_ITEMS } from "./error-items.ts";
 import { type NeighbourName, type Neighbours, PINNED_NEIGHBOURS } from "./neighbours.ts";
-import {
-  DETAILED_OPERATION_IDS,
-  type DetailedOperationId,
-  detailedOperations,
-} from "./operations.ts";
+import { type DetailedOperationId, detailedOperations } from "./operations.ts";
 import { builtInSource, PROFILE_KEYS, type ProfileKey } from "./profile-keys.ts";
 import type { ProfileShapes } from "./profile-shapes.ts";
 import type { RuleSource } from "./rules.ts";
@@ -94,9 +90,11 @@ export function profileValue(profile: ContractProfile, key: ProfileKey): unknown
   }
 }
 
-const SPEC_DOCUMENTED_STATUSES: DocumentedStatuses = Object.fromEntries(
-  DETAILED_OPERATION_IDS.map((op) => [op, detailedOperations[op].documentedStatuses]),
-) as DocumentedStatuses;
+const SPEC_DOCUMENTED_STATUSES: DocumentedStatuses = {
+  createSchema: detailedOperations.createSchema.documentedStatuses,
+  pushToUserDevices: detailedOperations.pushToUserDevices.documentedStatuses,
+  updateClusteringRules: detailedOperations.updateClusteringRules.documentedStatuses,
+};
 
 const SPEC_LOGIN_USER_STATUSES: LoginUserStatuses = { unknown: 404, otherLoginApp: 403 };
 

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { strictProfile } from "@idp/contracts";
+import { flagUsage } from "@idp/contracts/cli";
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "./errors.ts";
-import { helpText, parseGenArgs } from "./gen-args.ts";
+import { GEN_FLAGS, helpText, parseGenArgs } from "./gen-args.ts";
 
 const noRandom = () => {
   throw new Error("the seed was given; no random seed should be drawn");
@@ -212,7 +213,7 @@ describe("helpText", () => {
       "--max-array-length N",
       "--max-body-bytes N",
       "--version",
-      "--help",
+      "--help, -h",
     ])
       expect(help).toContain(`\n  ${flag}\n`);
     for (const text of [
@@ -226,6 +227,11 @@ describe("helpText", () => {
       "POST /marketing/datastore/schemas",
     ])
       expect(help).toContain(text);
+  });
+
+  it("should list every flag of its table", () => {
+    for (const [name, spec] of Object.entries(GEN_FLAGS))
+      expect(help).toContain(`\n  ${flagUsage(name, spec)}\n`);
   });
 
   it("should run every example it shows through the parser", () => {

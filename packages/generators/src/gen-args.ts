@@ -8,21 +8,21 @@ import {
   ProfileError,
 } from "@idp/contracts";
 import {
+  asksForHelp,
   CliError,
-  type FlagSpec,
   type FlagTable,
+  flagsHelp,
+  oneOf,
   parseFlagValues,
   readFlags,
   wholeNumber,
 } from "@idp/contracts/cli";
-import type fc from "fast-check";
 import { z } from "zod";
 import { GeneratorError } from "./errors.ts";
 import {
   MIN_STRESS_BODY_BYTES,
   STRESS_DEFAULTS,
   STRESS_KINDS,
-  type StressConstraints,
   type StressKind,
 } from "./stress-body.ts";
 
@@ -36,24 +36,6 @@ export const CLI_OPERATIONS: Readonly<Record<string, DetailedOperationId>> = {
 /** What the lines are: valid bodies (the default), `--invalid` cases or `--stress` cases. */
 export type GenMode = "valid" | "invalid" | "stress";
 
-export interface GenOptions {
-  readonly operation: DetailedOperationId;
-  readonly mode: GenMode;
-  readonly count: number;
-  readonly seed: number;
-  /** Whether the seed came from the command line (else it was drawn and should be printed). */
-  readonly seedGiven: boolean;
-  readonly profile: ContractProfile;
-  /** Passed to the valid-body arbitraries; `huge` picks the large ones (`largeValidBodyArb`). */
-  readonly valid: {
-    readonly maxLength?: number;
-    readonly size?: fc.Size | "huge";
-    readonly maxBodyBytes?: number;
-  };
-  /** Passed to `stressBodyArb` (the profile is added). */
-  readonly stress: Omit<StressConstraints, "profile">;
-}
-
 /** Where the command runs: relative paths (a profile file) resolve from `cwd`. */
 export interface GenContext {
   readonly cwd?: string;
@@ -63,7 +45,7 @@ export interface GenContext {
  * idp-gen's flags, read by the toolkit's shared parser (@idp/contracts/cli) in --help order; `ONLY`
  * says which modes a flag means something in.
  */
-const FLAGS = {
+export const GEN_FLAGS = {
   invalid: {
     type: "boolean",
     description:
@@ -138,22 +120,25 @@ const FLAGS = {
     description: `largest body in UTF-8 bytes, at least ${MIN_STRESS_BODY_BYTES}; sizes are cut to fit (valid bodies: with --size huge)`,
   },
   version: { type: "boolean", description: "print the version and exit" },
-  help: { type: "boolean", short: "h", description: "print this help and exit (also -h)" },
+  help: { type: "boolean", short: "h", description: "print this help and exit" },
 } as const satisfies FlagTable;
 
-type Flag = keyof typeof FLAGS;
+type Flag = keyof typeof GEN_FLAGS;
 
 /** The modes a flag means something in (absent: every mode). */
-const ONLY: { readonly [F in Flag]?: readonly GenMode[] } = {
-  "max-length": ["valid"],
-  size: ["valid"],
-  kinds: ["stress"],
-  "max-depth": ["stress"],
-  "max-string-length": ["stress"],
-  "max-keys": ["stress"],
-  "max-array-length": ["stress"],
-  "max-body-bytes": ["stress", "valid"],
-};
+const ONLY = [
+  ["max-length", ["valid"]],
+  ["size", ["valid"]],
+  ["kinds", ["stress"]],
+  ["max-depth", ["stress"]],
+  ["max-string-length", ["stress"]],
+  ["max-keys", ["stress"]],
+  ["max-array-length", ["stress"]],
+  ["max-body-bytes", ["stress", "valid"]],
+] as const satisfies readonly (readonly [Flag, readonly GenMode[]])[];
+
+const onlyIn = (flag: string): readonly GenMode[] | undefined =>
+  ONLY.find(([f]) => f === flag)?.[1];
 
 const MODE_FLAG: Readonly<Record<GenMode, string>> = {
   valid: "valid bodies (without --invalid or --stress)",
@@ -161,60 +146,126 @@ const MODE_FLAG: Readonly<Record<GenMode, string>> = {
   stress: "--stress",
 };
 
-/** A built-in profile or a profile file (conformance.md §6); a bad file is one usage line. */
-function profileArg(text: string, context: GenContext): ContractProfile {
+/** A built-in profile or a profile file (conformance.md §6), or the one line saying what is wrong. */
+function profileArg(
+  text: string,
+  context: GenContext,
+): ContractProfile | { readonly error: string } {
   try {
     return loadProfile(text, context.cwd === undefined ? {} : { cwd: context.cwd });
   } catch (e) {
     // ProfileError's message names the file, the key and what was expected, on one line.
-    if (e instanceof ProfileError) throw new CliError(e.message);
+    if (e instanceof ProfileError) return { error: e.message };
     throw e;
   }
 }
 
 const SIZES = ["xsmall", "small", "medium", "large", "xlarge", "huge"] as const;
 
+const isStressKind = (k: string): k is StressKind => STRESS_KINDS.some((s) => s === k);
+
 const kindList = z.string().transform((text, ctx) => {
   const kinds = text.split(",").map((k) => k.trim());
-  for (const kind of kinds)
-    if (!(STRESS_KINDS as readonly string[]).includes(kind)) {
-      const guess = didYouMean(kind, STRESS_KINDS);
-      ctx.addIssue({
-        code: "custom",
-        message: `--kinds: unknown kind "${kind}"${guess ? `: did you mean ${guess}?` : ""} (expected a comma list of ${STRESS_KINDS.join(", ")})`,
-      });
-      return z.NEVER;
-    }
-  return kinds as StressKind[];
-});
-
-/** A size word, with "did you mean" for a near miss. */
-const sizeWord = z.string().transform((text, ctx) => {
-  if ((SIZES as readonly string[]).includes(text)) return text as (typeof SIZES)[number];
-  const guess = didYouMean(text, SIZES);
+  const unknown = kinds.find((k) => !isStressKind(k));
+  if (unknown === undefined) return [...new Set(kinds.filter(isStressKind))];
+  const guess = didYouMean(unknown, STRESS_KINDS);
   ctx.addIssue({
     code: "custom",
-    message: `--size must be one of ${SIZES.join(", ")} (received "${text}")${guess ? `: did you mean ${guess}?` : ""}`,
+    message: `--kinds: unknown kind "${unknown}"${guess ? `: did you mean ${guess}?` : ""} (expected a comma list of ${STRESS_KINDS.join(", ")})`,
   });
   return z.NEVER;
 });
 
-/** The flags' values, as zod reads them (each message names its flag). */
-const valuesSchema = z.object({
-  invalid: z.boolean().optional(),
-  stress: z.boolean().optional(),
-  count: wholeNumber("--count", 1).optional(),
-  seed: wholeNumber("--seed", -(2 ** 31), 2 ** 31 - 1).optional(),
-  profile: z.string().optional(),
-  "max-length": wholeNumber("--max-length", 0).optional(),
-  size: sizeWord.optional(),
-  kinds: kindList.optional(),
-  "max-depth": wholeNumber("--max-depth", 1).optional(),
-  "max-string-length": wholeNumber("--max-string-length", 1).optional(),
-  "max-keys": wholeNumber("--max-keys", 1).optional(),
-  "max-array-length": wholeNumber("--max-array-length", 1).optional(),
-  "max-body-bytes": wholeNumber("--max-body-bytes", MIN_STRESS_BODY_BYTES).optional(),
+const OPERATIONS = new Map(Object.entries(CLI_OPERATIONS));
+const OPERATION_NAMES = [...OPERATIONS.keys()];
+
+/** The one operation among the arguments that are not flags. */
+const operationArg = z.array(z.string()).transform((words, ctx) => {
+  const [name, ...extra] = words;
+  const fail = (message: string) => {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
+  const expected = `expected one of ${OPERATION_NAMES.join(", ")}`;
+  if (name === undefined) return fail(`missing operation: ${expected}`);
+  const operation = OPERATIONS.get(name);
+  if (operation === undefined) {
+    const guess = didYouMean(name, OPERATION_NAMES);
+    return fail(
+      `unknown operation "${name}"${guess ? `: did you mean ${guess}?` : ""} (${expected})`,
+    );
+  }
+  if (extra.length > 0)
+    return fail(`unexpected argument "${extra[0]}": idp-gen takes one operation ("${name}")`);
+  return operation;
 });
+
+/**
+ * idp-gen's options from its arguments: the operation, then the flags' values (each message names
+ * its flag), then what holds between them, then the profile (a file is read last).
+ */
+const genSchema = (randomSeed: () => number, context: GenContext) =>
+  z
+    .object({
+      operation: operationArg,
+      invalid: z.boolean().optional(),
+      stress: z.boolean().optional(),
+      count: wholeNumber("--count", 1).default(10),
+      seed: wholeNumber("--seed", -(2 ** 31), 2 ** 31 - 1).optional(),
+      profile: z.string().optional(),
+      "max-length": wholeNumber("--max-length", 0).optional(),
+      size: oneOf("--size", SIZES).optional(),
+      kinds: kindList.optional(),
+      "max-depth": wholeNumber("--max-depth", 1).optional(),
+      "max-string-length": wholeNumber("--max-string-length", 1).optional(),
+      "max-keys": wholeNumber("--max-keys", 1).optional(),
+      "max-array-length": wholeNumber("--max-array-length", 1).optional(),
+      "max-body-bytes": wholeNumber("--max-body-bytes", MIN_STRESS_BODY_BYTES).optional(),
+    })
+    .transform((v, ctx) => {
+      const fail = (message: string) => {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      };
+      if (v.invalid && v.stress)
+        return fail("--invalid and --stress cannot be combined: choose one");
+      const mode: GenMode = v.invalid ? "invalid" : v.stress ? "stress" : "valid";
+      for (const [flag, modes] of ONLY)
+        if (v[flag] !== undefined && !modes.some((m) => m === mode))
+          return fail(`--${flag} applies only to ${modes.map((m) => MODE_FLAG[m]).join(" and ")}`);
+      if (mode === "valid" && v["max-body-bytes"] !== undefined && v.size !== "huge")
+        return fail("--max-body-bytes applies to valid bodies only with --size huge");
+      const profile = v.profile === undefined ? defaultProfile : profileArg(v.profile, context);
+      if ("error" in profile) return fail(profile.error);
+      const bodyBytes = v["max-body-bytes"];
+      return {
+        operation: v.operation,
+        mode,
+        count: v.count,
+        seed: v.seed ?? randomSeed(),
+        /** Whether the seed came from the command line (else it was drawn and should be printed). */
+        seedGiven: v.seed !== undefined,
+        profile,
+        /** Passed to the valid-body arbitraries; `huge` picks the large ones (`largeValidBodyArb`). */
+        valid: {
+          ...(v["max-length"] !== undefined && { maxLength: v["max-length"] }),
+          ...(v.size !== undefined && { size: v.size }),
+          ...(mode === "valid" && bodyBytes !== undefined && { maxBodyBytes: bodyBytes }),
+        },
+        /** Passed to `stressBodyArb` (the profile is added). */
+        stress: {
+          ...(v.kinds !== undefined && { kinds: v.kinds }),
+          ...(v["max-depth"] !== undefined && { maxDepth: v["max-depth"] }),
+          ...(v["max-string-length"] !== undefined && { maxStringLength: v["max-string-length"] }),
+          ...(v["max-keys"] !== undefined && { maxKeys: v["max-keys"] }),
+          ...(v["max-array-length"] !== undefined && { maxArrayLength: v["max-array-length"] }),
+          ...(mode === "stress" && bodyBytes !== undefined && { maxBodyBytes: bodyBytes }),
+        },
+      };
+    });
+
+/** idp-gen's options, as zod reads them from its arguments. */
+export type GenOptions = z.output<ReturnType<typeof genSchema>>;
 
 /**
  * Reads idp-gen's argv into options; `randomSeed` supplies the seed when `--seed` is absent, and
@@ -228,94 +279,24 @@ export function parseGenArgs(
   randomSeed: () => number,
   context: GenContext = {},
 ): GenOptions | "help" | "version" {
+  if (asksForHelp(argv)) return "help";
   const end = argv.indexOf("--");
-  const flags = end < 0 ? argv : argv.slice(0, end);
-  if (flags.includes("--help") || flags.includes("-h")) return "help";
-  if (flags.includes("--version")) return "version";
+  if ((end < 0 ? argv : argv.slice(0, end)).includes("--version")) return "version";
   try {
-    return readGenArgs(argv, randomSeed, context);
+    const { values, positionals } = readFlags(
+      GEN_FLAGS,
+      argv,
+      {},
+      { positionals: true, positionalHint: "idp-gen takes one operation" },
+    );
+    return parseFlagValues(genSchema(randomSeed, context), {
+      ...values,
+      operation: positionals,
+    });
   } catch (e) {
     if (e instanceof CliError) throw new GeneratorError("E_USAGE", e.message, { cause: e });
     throw e;
   }
-}
-
-function readGenArgs(
-  argv: readonly string[],
-  randomSeed: () => number,
-  context: GenContext,
-): GenOptions {
-  const { values, positionals } = readFlags(
-    FLAGS,
-    argv,
-    {},
-    { positionals: true, positionalHint: "idp-gen takes one operation" },
-  );
-  const [name, ...extra] = positionals;
-  const names = Object.keys(CLI_OPERATIONS);
-  if (name === undefined)
-    throw new CliError(`missing operation: expected one of ${names.join(", ")}`);
-  const operation = CLI_OPERATIONS[name];
-  if (operation === undefined) {
-    const guess = didYouMean(name, names);
-    throw new CliError(
-      `unknown operation "${name}"${guess ? `: did you mean ${guess}?` : ""} (expected one of ${names.join(", ")})`,
-    );
-  }
-  if (extra.length > 0)
-    throw new CliError(
-      `unexpected argument "${extra[0]}": idp-gen takes one operation ("${name}")`,
-    );
-  const v = parseFlagValues(valuesSchema, values);
-  if (v.invalid && v.stress)
-    throw new CliError("--invalid and --stress cannot be combined: choose one");
-  const mode: GenMode = v.invalid ? "invalid" : v.stress ? "stress" : "valid";
-  for (const [flag, modes] of Object.entries(ONLY) as [Flag, readonly GenMode[]][])
-    if (values[flag] !== undefined && !modes.includes(mode))
-      throw new CliError(
-        `--${flag} applies only to ${modes.map((m) => MODE_FLAG[m]).join(" and ")}`,
-      );
-  if (mode === "valid" && v["max-body-bytes"] !== undefined && v.size !== "huge")
-    throw new CliError("--max-body-bytes applies to valid bodies only with --size huge");
-  const defined = <T extends Record<string, unknown>>(o: T) =>
-    Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as {
-      [K in keyof T]?: Exclude<T[K], undefined>;
-    };
-  return {
-    operation,
-    mode,
-    count: v.count ?? 10,
-    seed: v.seed ?? randomSeed(),
-    seedGiven: v.seed !== undefined,
-    profile: v.profile === undefined ? defaultProfile : profileArg(v.profile, context),
-    valid: defined({
-      maxLength: v["max-length"],
-      size: v.size,
-      maxBodyBytes: mode === "valid" ? v["max-body-bytes"] : undefined,
-    }),
-    stress: defined({
-      kinds: v.kinds ? [...new Set(v.kinds)] : undefined,
-      maxDepth: v["max-depth"],
-      maxStringLength: v["max-string-length"],
-      maxKeys: v["max-keys"],
-      maxArrayLength: v["max-array-length"],
-      maxBodyBytes: mode === "stress" ? v["max-body-bytes"] : undefined,
-    }),
-  };
-}
-
-/** Words of `text` in lines of at most `width` characters after `indent`. */
-function wrap(text: string, width: number, indent: string): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && line.length + 1 + word.length > width) {
-      lines.push(indent + line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
-  }
-  if (line !== "") lines.push(indent + line);
-  return lines;
 }
 
 /** `idp-gen --help`: every option with its default, the output of each mode, and examples. */
@@ -325,17 +306,9 @@ export function helpText(version: string): string {
     return [name, `${op.method} ${op.path}`] as const;
   });
   const opWidth = Math.max(...ops.map(([name]) => name.length)) + 3;
-  const option = ([name, o]: [string, FlagSpec]) => {
-    const only = ONLY[name as Flag];
-    const notes = [
-      o.defaultText === undefined ? undefined : `Default: ${o.defaultText}.`,
-      only === undefined ? undefined : `Only for ${only.map((m) => MODE_FLAG[m]).join(" and ")}.`,
-    ].filter((n) => n !== undefined);
-    const sentence = `${o.description.charAt(0).toUpperCase()}${o.description.slice(1)}.`;
-    return [
-      `  --${name}${o.value ? ` ${o.value}` : ""}`,
-      ...wrap([sentence, ...notes].join(" "), 74, "      "),
-    ];
+  const modesNote = (name: string) => {
+    const only = onlyIn(name);
+    return only && `Only for ${only.map((m) => MODE_FLAG[m]).join(" and ")}.`;
   };
   return [
     `idp-gen ${version}: request bodies for the IDP's three detailed operations, as NDJSON`,
@@ -346,9 +319,7 @@ export function helpText(version: string): string {
     "Operations:",
     ...ops.map(([name, what]) => `  ${name.padEnd(opWidth)}${what}`),
     "",
-    "Options:",
-    ...(Object.entries(FLAGS) as [string, FlagSpec][]).flatMap(option),
-    "",
+    ...flagsHelp(GEN_FLAGS, undefined, 80, { layout: "stacked", note: modesNote }),
     "Output: one JSON value per line, each valid UTF-8 JSON.",
     "  valid (default)  the body itself, valid per conformance.md §2 and within the",
     "                   profile's bounds (§6)",

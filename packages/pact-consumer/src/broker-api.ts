@@ -1,5 +1,6 @@
+import { brokerAuthorization } from "@idp/contracts/cli";
 import { z } from "zod";
-import { type BrokerSettings, brokerAuthorization, brokerRefusal } from "./broker-settings.ts";
+import { type BrokerSettings, brokerRefusal } from "./broker-settings.ts";
 import { PactsCliError } from "./errors.ts";
 
 // The Pact Broker's HAL API, read directly (GET only): its index resources (pacticipants, versions,

@@ -1,81 +1,16 @@
-import { CliError } from "@idp/contracts/cli";
+import { type BrokerLogin, type BrokerTarget, brokerTarget, CliError } from "@idp/contracts/cli";
 import { PactsCliError } from "./errors.ts";
 
-// One reading of the Pact Broker's settings for every toolkit CLI (idp-pacts, idp-verify): the same
-// values mean the same thing in both. The address is an absolute http(s) URL; user-info in it is
-// the basic-auth login (split off the URL, never printed); a login is a bearer token (PactFlow) or
-// a username and password (the open-source Pact Broker), never both, never half of one, and never
-// given twice (in the URL and beside it). Blank values count as unset (a CI secret that is not set
-// arrives as "").
+export {
+  type BrokerInput,
+  type BrokerLogin,
+  type BrokerTarget,
+  brokerAuthorization,
+  brokerTarget,
+} from "@idp/contracts/cli";
 
-/** How to log in to the broker. */
-export type BrokerLogin =
-  | { readonly token: string }
-  | { readonly username: string; readonly password: string };
-
-/** The broker's address (without user-info or trailing slash) and its login, if any. */
-export interface BrokerTarget {
-  readonly url: string;
-  readonly login?: BrokerLogin;
-}
-
-/** The settings as given, and the names they were given by (flags or variables), for messages. */
-export interface BrokerInput {
-  readonly url: string | undefined;
-  readonly token?: string | undefined;
-  readonly username?: string | undefined;
-  readonly password?: string | undefined;
-  readonly names: {
-    readonly url: string;
-    readonly token: string;
-    readonly username: string;
-    readonly password: string;
-  };
-}
-
-const blank = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v);
-
-/** Reads the broker's settings (see above); `undefined` when no address is given. */
-export function brokerTarget(input: BrokerInput): BrokerTarget | undefined {
-  const n = input.names;
-  const raw = blank(input.url);
-  const token = blank(input.token);
-  const username = blank(input.username);
-  const password = blank(input.password);
-  if (raw === undefined) return undefined;
-  // Never echoed: the text may carry the login.
-  const parsed = URL.canParse(raw.trim()) ? new URL(raw.trim()) : undefined;
-  if (!parsed || !/^https?:$/.test(parsed.protocol))
-    throw new CliError(`${n.url} is not an absolute http(s) URL`);
-  const userInfo =
-    parsed.username !== "" || parsed.password !== ""
-      ? {
-          username: decodeURIComponent(parsed.username),
-          password: decodeURIComponent(parsed.password),
-        }
-      : undefined;
-  parsed.username = "";
-  parsed.password = "";
-  const url = parsed.href.replace(/\/+$/, "");
-  if (userInfo && (token || username || password))
-    throw new CliError(
-      `the broker credentials are given twice: in the user-info of ${n.url} and in ${token ? n.token : `${n.username}/${n.password}`}`,
-    );
-  if (token && (username || password))
-    throw new CliError(
-      `give either ${n.token} (PactFlow) or ${n.username} and ${n.password} (the open-source Pact Broker), not both`,
-    );
-  if ((username === undefined) !== (password === undefined))
-    throw new CliError(
-      `${username === undefined ? n.username : n.password} is not set (basic auth needs both ${n.username} and ${n.password})`,
-    );
-  const login: BrokerLogin | undefined = token
-    ? { token }
-    : username !== undefined && password !== undefined
-      ? { username, password }
-      : userInfo;
-  return { url, ...(login ? { login } : {}) };
-}
+// The Pact Broker's settings as idp-pacts reads them from the environment: the same reading as
+// idp-verify's (`brokerTarget` of @idp/contracts/cli, which both depend on).
 
 /** The names of the broker's environment variables (idp-pacts reads only these). */
 export const BROKER_ENV_NAMES = {
@@ -97,13 +32,6 @@ export function brokerEnv(target: BrokerTarget): Record<string, string> {
   };
 }
 
-/** `Basic base64(user:password)` or `Bearer token`: a login as an Authorization value. */
-export function brokerAuthorization(login: BrokerLogin): string {
-  return "token" in login
-    ? `Bearer ${login.token}`
-    : `Basic ${Buffer.from(`${login.username}:${login.password}`, "utf8").toString("base64")}`;
-}
-
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where the Pact Broker is and how to log in (from the environment: `readBrokerSettings`). */
@@ -114,36 +42,50 @@ export interface BrokerSettings {
   readonly login?: BrokerLogin;
 }
 
+/** The broker's settings as given (the values of PACT_BROKER_*), before they are read. */
+export interface BrokerValues {
+  readonly url?: string | undefined;
+  readonly token?: string | undefined;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+}
+
 /**
  * Reads PACT_BROKER_BASE_URL and PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD (or the basic
  * login in the URL's user-info), as idp-verify reads them (`brokerTarget`); neither is fine (a
  * broker without authentication).
+ * @throws CliError naming the variable at fault.
  */
-export function readBrokerSettings(env: Env): BrokerSettings {
-  if (blank(env.PACT_BROKER_BASE_URL) === undefined)
-    throw new PactsCliError(
-      "E_CONFIG",
+export function brokerSettingsOf(values: BrokerValues): BrokerSettings {
+  const target = brokerTarget({ ...values, url: values.url, names: BROKER_ENV_NAMES });
+  if (target === undefined)
+    throw new CliError(
       "PACT_BROKER_BASE_URL is not set (the Pact Broker's address, e.g. https://pact-broker.example.com)",
     );
-  let target: BrokerTarget | undefined;
+  const login = target.login;
+  return {
+    baseUrl: target.url,
+    auth: login === undefined ? "none" : "token" in login ? "token" : "basic",
+    ...(login ? { login } : {}),
+  };
+}
+
+/**
+ * The broker's settings from the environment's PACT_BROKER_* variables (`brokerSettingsOf`).
+ * @throws PactsCliError E_CONFIG naming the variable at fault.
+ */
+export function readBrokerSettings(env: Env): BrokerSettings {
   try {
-    target = brokerTarget({
+    return brokerSettingsOf({
       url: env.PACT_BROKER_BASE_URL,
       token: env.PACT_BROKER_TOKEN,
       username: env.PACT_BROKER_USERNAME,
       password: env.PACT_BROKER_PASSWORD,
-      names: BROKER_ENV_NAMES,
     });
   } catch (cause) {
     if (cause instanceof CliError) throw new PactsCliError("E_CONFIG", cause.message, { cause });
     throw cause;
   }
-  const login = (target as BrokerTarget).login;
-  return {
-    baseUrl: (target as BrokerTarget).url,
-    auth: login === undefined ? "none" : "token" in login ? "token" : "basic",
-    ...(login ? { login } : {}),
-  };
 }
 
 /**

@@ -9,8 +9,10 @@ import {
   brokerRefusal,
   readBrokerSettings,
 } from "./broker-settings.ts";
-import { type ConsumerVersion, readConsumerVersion } from "./consumer-version.ts";
+import { type ConsumerVersion, consumerVersionOf } from "./consumer-version.ts";
 import {
+  consumerGiven,
+  requiredEnvironment,
   requireEnvironment,
   requireSubject,
   type SubjectOptions,
@@ -211,16 +213,18 @@ async function runChecked(
 }
 
 /** Options of `publishPacts`: the pacts folder and the version. */
-export interface PublishOptions extends CommandOptions {
+export interface PublishOptions
+  extends CommandOptions,
+    Pick<SubjectOptions, "settings" | "consumer"> {
   readonly pactsDir?: string;
 }
 
 /** `idp-pacts publish`: every pact file of the folder, as the git commit on the git branch. */
 export async function publishPacts(options: PublishOptions): Promise<RunResult> {
-  const settings = readBrokerSettings(options.env);
+  const settings = options.settings ?? readBrokerSettings(options.env);
   const pactsDir = options.pactsDir ?? PACTS_DIR;
   const files = listPactFiles(pactsDir);
-  const { version, branch } = readConsumerVersion(options.env);
+  const { version, branch } = consumerVersionOf(consumerGiven(options));
   (options.log ?? logToStderr)(
     `idp-pacts: publishing ${files.length} pact file(s) from ${pactsDir} as version ${version} (branch ${branch}) to ${settings.baseUrl} (${authText(settings)})`,
   );
@@ -250,13 +254,8 @@ export function recordRelease(options: RecordOptions): Promise<RunResult> {
 }
 
 async function record(kind: "deployment" | "release", options: RecordOptions): Promise<RunResult> {
-  if (options.environment === undefined || options.environment.trim() === "")
-    throw new PactsCliError(
-      "E_CONFIG",
-      "--environment ENV is missing (e.g. --environment production)",
-    );
-  const environment = options.environment.trim();
-  const settings = readBrokerSettings(options.env);
+  const environment = requiredEnvironment("--environment", options.environment);
+  const settings = options.settings ?? readBrokerSettings(options.env);
   const { pacticipant, version } = subjectOf(options);
   const api = new BrokerApi(settings);
   await requireEnvironment(api, environment);

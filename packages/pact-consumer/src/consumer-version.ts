@@ -20,10 +20,27 @@ const nonEmpty = (value: string | undefined): value is string =>
 /** The repository root (the folder above pacts/). */
 export const REPO_ROOT = dirname(PACTS_DIR.replace(/[/\\]$/, ""));
 
+/** The version and branch as given (PACT_CONSUMER_VERSION, PACT_CONSUMER_BRANCH); blank is unset. */
+export interface ConsumerVersionInput {
+  readonly version?: string | undefined;
+  readonly branch?: string | undefined;
+}
+
+/** The values of PACT_CONSUMER_VERSION and PACT_CONSUMER_BRANCH. */
+export const consumerVersionInput = (env: Env): ConsumerVersionInput => ({
+  version: env.PACT_CONSUMER_VERSION,
+  branch: env.PACT_CONSUMER_BRANCH,
+});
+
 /** The consumer version: PACT_CONSUMER_VERSION, else the git commit. Needs no branch. */
 export function readConsumerVersionNumber(env: Env, cwd: string = REPO_ROOT): string {
-  return nonEmpty(env.PACT_CONSUMER_VERSION)
-    ? env.PACT_CONSUMER_VERSION.trim()
+  return consumerVersionNumberOf(consumerVersionInput(env), cwd);
+}
+
+/** The consumer version: the one given, else the git commit. */
+export function consumerVersionNumberOf(given: ConsumerVersionInput, cwd: string = REPO_ROOT) {
+  return nonEmpty(given.version)
+    ? given.version.trim()
     : git(["rev-parse", "HEAD"], cwd, "PACT_CONSUMER_VERSION");
 }
 
@@ -32,9 +49,17 @@ export function readConsumerVersionNumber(env: Env, cwd: string = REPO_ROOT): st
  * (PACT_CONSUMER_BRANCH overrides). Only publishing needs the branch.
  */
 export function readConsumerVersion(env: Env, cwd: string = REPO_ROOT): ConsumerVersion {
-  const version = readConsumerVersionNumber(env, cwd);
-  const branch = nonEmpty(env.PACT_CONSUMER_BRANCH)
-    ? env.PACT_CONSUMER_BRANCH.trim()
+  return consumerVersionOf(consumerVersionInput(env), cwd);
+}
+
+/** The version and branch given, each absent one git's (see `readConsumerVersion`). */
+export function consumerVersionOf(
+  given: ConsumerVersionInput,
+  cwd: string = REPO_ROOT,
+): ConsumerVersion {
+  const version = consumerVersionNumberOf(given, cwd);
+  const branch = nonEmpty(given.branch)
+    ? given.branch.trim()
     : git(["rev-parse", "--abbrev-ref", "HEAD"], cwd, "PACT_CONSUMER_BRANCH");
   if (branch === "HEAD") {
     throw new PactsCliError(

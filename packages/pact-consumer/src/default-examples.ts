@@ -2,15 +2,12 @@ import type {
   ClusteringRules,
   CreateSchemaRequest,
   DetailedOperationId,
+  RequestBody,
   UserPublishRequest,
 } from "@idp/contracts";
 
-/** The request body type of each detailed operation. */
-export interface RequestBodies {
-  readonly createSchema: CreateSchemaRequest;
-  readonly pushToUserDevices: UserPublishRequest;
-  readonly updateClusteringRules: ClusteringRules;
-}
+/** The request body type of each detailed operation (its request shape in the catalogue). */
+export type RequestBodies = { readonly [O in DetailedOperationId]: RequestBody<O> };
 
 // The builders' examples when a consumer gives none: valid under the default profile, built from the
 // values the spec shows in use, and with non-empty arrays (Pact's mock server checks the elements

@@ -15,12 +15,12 @@ import {
 } from "./deploy-reasons.ts";
 import {
   allEnvironments,
+  requiredEnvironment,
   requireEnvironment,
   requireSubject,
   type SubjectOptions,
   subjectOf,
 } from "./deploy-subject.ts";
-import { PactsCliError } from "./errors.ts";
 
 // `idp-pacts can-i-deploy` and `idp-pacts doctor` (conformance.md §5): the broker's matrix and index
 // resources, read through its API, explained per integration with one of five reasons and what to
@@ -195,13 +195,8 @@ const WAITABLE: ReadonlySet<DeployReason> = new Set(["pending-verification", "ne
  *   environment the broker does not know.
  */
 export async function canIDeploy(options: CanIDeployOptions): Promise<CanIDeployResult> {
-  if (options.environment === undefined || options.environment.trim() === "")
-    throw new PactsCliError(
-      "E_CONFIG",
-      "--to-environment ENV is missing (e.g. --to-environment production)",
-    );
-  const name = options.environment.trim();
-  const settings = readBrokerSettings(options.env);
+  const name = requiredEnvironment("--to-environment", options.environment);
+  const settings = options.settings ?? readBrokerSettings(options.env);
   const subject = subjectOf(options);
   const api = new BrokerApi(settings, options);
   const log = options.log ?? stderrLine;
@@ -238,7 +233,7 @@ export async function canIDeploy(options: CanIDeployOptions): Promise<CanIDeploy
  * environment without pacts or verification results, and providers that never publish results.
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorResult> {
-  const settings = readBrokerSettings(options.env);
+  const settings = options.settings ?? readBrokerSettings(options.env);
   const subject = subjectOf(options);
   const api = new BrokerApi(settings, options);
   const log = options.log ?? stderrLine;

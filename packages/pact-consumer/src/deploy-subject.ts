@@ -1,6 +1,11 @@
 import { didYouMean } from "@idp/contracts";
 import type { BrokerApi, BrokerEnvironment } from "./broker-api.ts";
-import { readConsumerVersionNumber } from "./consumer-version.ts";
+import type { BrokerSettings } from "./broker-settings.ts";
+import {
+  type ConsumerVersionInput,
+  consumerVersionInput,
+  consumerVersionNumberOf,
+} from "./consumer-version.ts";
 import { PactsCliError } from "./errors.ts";
 import { PACTS_DIR } from "./pact-names.ts";
 import { consumerOfPacts } from "./pacts-consumer.ts";
@@ -23,6 +28,26 @@ export interface SubjectOptions {
   readonly version?: string | undefined;
   /** Where the pact files are. @defaultValue pacts/ */
   readonly pactsDir?: string | undefined;
+  /** The broker's settings as the caller read them. @defaultValue read from `env` */
+  readonly settings?: BrokerSettings | undefined;
+  /** PACT_CONSUMER_VERSION (and _BRANCH) as the caller read them. @defaultValue read from `env` */
+  readonly consumer?: ConsumerVersionInput | undefined;
+}
+
+/** The consumer version and branch as given, by the caller or else in `env`. */
+export const consumerGiven = (options: {
+  readonly env: Env;
+  readonly consumer?: ConsumerVersionInput | undefined;
+}): ConsumerVersionInput => options.consumer ?? consumerVersionInput(options.env);
+
+/**
+ * The environment a command needs, trimmed.
+ * @throws PactsCliError E_CONFIG naming `flag` when it is missing or blank.
+ */
+export function requiredEnvironment(flag: string, environment: string | undefined): string {
+  if (environment === undefined || environment.trim() === "")
+    throw new PactsCliError("E_CONFIG", `${flag} ENV is missing (e.g. ${flag} production)`);
+  return environment.trim();
 }
 
 /** The pacticipant and version a command asks about (not yet checked against the broker). */
@@ -32,7 +57,7 @@ export function subjectOf(options: SubjectOptions): { pacticipant: string; versi
   const given = nonEmpty(options.pacticipant) ? options.pacticipant.trim() : undefined;
   if (given === undefined) {
     const pacticipant = consumerOfPacts(pactsDir);
-    return { pacticipant, version: version ?? readConsumerVersionNumber(options.env) };
+    return { pacticipant, version: version ?? consumerVersionNumberOf(consumerGiven(options)) };
   }
   if (version !== undefined) return { pacticipant: given, version };
   // The default version (the git commit) is the pacts' consumer's; anyone else's must be given.
@@ -47,7 +72,7 @@ export function subjectOf(options: SubjectOptions): { pacticipant: string; versi
       "E_CONFIG",
       `--pacticipant ${given} needs --version V (the default version, the git commit, is that of the consumer the pacts name${ours ? `: ${ours}` : ""})`,
     );
-  return { pacticipant: given, version: readConsumerVersionNumber(options.env) };
+  return { pacticipant: given, version: consumerVersionNumberOf(consumerGiven(options)) };
 }
 
 /** @throws PactsCliError E_UNKNOWN_PACTICIPANT when the broker knows the pacticipant or version not. */

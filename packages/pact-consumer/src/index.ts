@@ -1,5 +1,5 @@
-// The pact credentials live in @idp/contracts (a verifier needs no runtime dependency on this
-// package); re-exported so existing imports keep working.
+// The pact credentials and the broker-login reading live in @idp/contracts (a verifier needs no
+// runtime dependency on this package); re-exported so existing imports keep working.
 export {
   basicAuthorization,
   PACT_PLACEHOLDER_AUTHORIZATION,
@@ -27,12 +27,14 @@ export {
   type BrokerTarget,
   brokerAuthorization,
   brokerEnv,
+  brokerSettingsOf,
   brokerTarget,
   readBrokerSettings,
 } from "./broker-settings.ts";
 export { IdpClient, type IdpClientOptions } from "./client.ts";
 export {
   type ConsumerVersion,
+  type ConsumerVersionInput,
   readConsumerVersion,
   readConsumerVersionNumber,
 } from "./consumer-version.ts";

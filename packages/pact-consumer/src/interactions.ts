@@ -3,6 +3,7 @@ import {
   type ContractProfile,
   classifyJsonBody,
   type DetailedOperationId,
+  type DocumentedStatus,
   defaultProfile,
   detailedOperations,
   ErrorBody,
@@ -20,15 +21,23 @@ import { IdpInteractionError } from "./errors.ts";
 import { claimInteraction } from "./interaction-keys.ts";
 import { pactUnsafeReason } from "./pact-safe.ts";
 
-/** The documented client cells of the three operations: one builder each (12 in all). */
-export const IDP_CELLS = {
-  createSchema: [201, 400, 401, 422],
-  pushToUserDevices: [200, 400, 401, 403, 404],
-  updateClusteringRules: [200, 401, 422],
-} as const satisfies { readonly [O in DetailedOperationId]: readonly number[] };
+/**
+ * A status with a builder for operation `Op`: each one the catalogue documents for it but 500.
+ * No request of a consumer calls for a server error, so no pact can promise one.
+ */
+export type IdpCellStatus<Op extends DetailedOperationId> = Exclude<DocumentedStatus<Op>, 500>;
 
-/** A status with a builder for operation `Op`. */
-export type IdpCellStatus<Op extends DetailedOperationId> = (typeof IDP_CELLS)[Op][number];
+const clientCells = <Op extends DetailedOperationId>(op: Op): readonly IdpCellStatus<Op>[] =>
+  detailedOperations[op].documentedStatuses.filter(
+    (s: DocumentedStatus<Op>): s is IdpCellStatus<Op> => s !== 500,
+  );
+
+/** The documented client cells of the three operations: one builder each (12 in all). */
+export const IDP_CELLS: { readonly [O in DetailedOperationId]: readonly IdpCellStatus<O>[] } = {
+  createSchema: clientCells("createSchema"),
+  pushToUserDevices: clientCells("pushToUserDevices"),
+  updateClusteringRules: clientCells("updateClusteringRules"),
+};
 
 /** The example error body of a 4xx answer (its values are examples: matched by type). */
 export interface ErrorBodyExample {

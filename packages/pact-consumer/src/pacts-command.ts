@@ -4,120 +4,54 @@
 // Exit codes: 0 success; 1 a "no" (can-i-deploy, doctor) or content the broker refused (409); 2
 // usage, settings, credentials the broker refuses, or a pacticipant, version or environment the
 // broker does not know (one line).
-import { didYouMean } from "@idp/contracts";
-import { CliError, type FlagTable, readFlags } from "@idp/contracts/cli";
+import {
+  asksForHelp,
+  CliError,
+  commandOf,
+  commandsHelp,
+  flagsHelp,
+  parseFlagValues,
+  readFlags,
+  wholeNumber,
+} from "@idp/contracts/cli";
+import { z } from "zod";
+import { brokerSettingsOf } from "./broker-settings.ts";
+import { requiredEnvironment } from "./deploy-subject.ts";
 import { PactsCliError } from "./errors.ts";
+import {
+  PACTS_COMMANDS,
+  PACTS_ENVIRONMENT,
+  PACTS_GENERAL,
+  type PactsCommand,
+  RETRY_FLAGS,
+} from "./pacts-flags.ts";
 import { VERSION } from "./version.ts";
 
-/** ` (did you mean X?)`, or "" when nothing is close. */
-const hint = (word: string, known: readonly string[]): string => {
-  const match = didYouMean(word, known);
-  return match ? ` (did you mean ${match}?)` : "";
-};
-
-const COMMANDS = [
-  "publish",
-  "can-i-deploy",
-  "doctor",
-  "record-deployment",
-  "record-release",
-  "check-contracts",
-] as const;
-type Command = (typeof COMMANDS)[number];
-
-const WHO = {
-  pacticipant: {
-    type: "string",
-    value: "NAME",
-    description: "the pacticipant (default: the consumer the pact files name)",
-  },
-  version: { type: "string", value: "V", description: "its version (default: the git commit)" },
-  "pacts-dir": {
-    type: "string",
-    value: "DIR",
-    description: "the pact files that name the default pacticipant",
-  },
-} as const;
-
-/** can-i-deploy's waiting for a verification still to come (pact-broker's names for it). */
-const RETRY = {
-  "retry-while-unknown": {
-    type: "string",
-    value: "N",
-    description: "ask again up to N times while only verifications are missing",
-  },
-  "retry-interval": { type: "string", value: "S", description: "seconds between those asks" },
-} as const;
-
-/** Each command's own flags (pact-broker's own flags go after `--`). */
-const FLAGS = {
-  publish: { "pacts-dir": { type: "string", value: "DIR", description: "the pacts to publish" } },
-  "can-i-deploy": {
-    "to-environment": { type: "string", value: "ENV", description: "the environment" },
-    ...WHO,
-    ...RETRY,
-  },
-  doctor: {
-    "to-environment": {
-      type: "string",
-      value: "ENV",
-      description: "the environment (default: every one the broker knows)",
-    },
-    ...WHO,
-  },
-  "record-deployment": {
-    environment: { type: "string", value: "ENV", description: "the environment" },
-    ...WHO,
-  },
-  "record-release": {
-    environment: { type: "string", value: "ENV", description: "the environment" },
-    ...WHO,
-  },
-  "check-contracts": {
-    pacts: { type: "string", multiple: true, value: "PATH", description: "pact files or folders" },
-    openapi: { type: "string", value: "FILE", description: "an OpenAPI document" },
-  },
-} as const satisfies Record<Command, FlagTable>;
-
-export const USAGE = `usage: idp-pacts <command> [flags] [-- <pact-broker flags>]
-
-  publish [--pacts-dir DIR]                 every pact of DIR (default: pacts/) as this commit, on
-                                            this branch                  (pnpm pacts:publish)
-  can-i-deploy --to-environment ENV         may this version go to ENV? each integration's answer,
-      [--retry-while-unknown N]             a "no" with its reason and what to do
-      [--retry-interval S]                                               (pnpm pacts:can-i-deploy)
-  doctor [--to-environment ENV]             the same for every environment the broker knows (or
-                                            ENV), and what is wrong in its bookkeeping
-                                                                         (pnpm pacts:doctor)
-  record-deployment --environment ENV       this version is now deployed to ENV
-                                                                         (pnpm pacts:record-deployment)
-  record-release --environment ENV          this version is released to ENV
-                                                                         (pnpm pacts:record-release)
-      [--pacticipant NAME] [--version V]    for the four above; default: the consumer the pact files
-      [--pacts-dir DIR]                     of DIR (default: pacts/) name, and its version (another
-                                            pacticipant needs --version)
-  check-contracts [--pacts PATH ...] [--openapi FILE]
-                                            offline: pacts vs @idp/contracts (zod), the OpenAPI export
-                                            round trip, pacts vs OpenAPI; default pacts: the repo's
-                                            pacts/ (installed: ./pacts); default OpenAPI: generated
-  --help                                    this text (also after a command)
-  --version                                 idp-pacts' version
-
-environment:
-  PACT_BROKER_BASE_URL                      the Pact Broker
-  PACT_BROKER_USERNAME + PACT_BROKER_PASSWORD   basic auth (the open-source Pact Broker), or
-  PACT_BROKER_TOKEN                         a bearer token (PactFlow); a broker without auth needs neither
-  PACT_CONSUMER_VERSION                     default: the git commit
-  PACT_CONSUMER_BRANCH                      default: the git branch (publish only; needed on a detached HEAD)
-
-reasons of a "no" (can-i-deploy, doctor): pending-verification, never-verified, no-pacts,
-      verification-failed, not-deployed
-
-exit: 0 success; 1 can-i-deploy or doctor said no, or the broker refused the content (e.g. changed
-      pact under a published version); 2 bad arguments or settings, credentials the broker refuses,
-      a pacticipant, version or environment the broker does not know (one line on stderr).
-      check-contracts: 1 a check failed.
-An environment is created once per broker: pact-broker create-environment --name production --production`;
+/** `idp-pacts --help`, from the command and flag tables. */
+export function helpText(): string {
+  return [
+    `idp-pacts ${VERSION}: publish a consumer's pacts to a Pact Broker, ask it whether a version may`,
+    "be deployed (with reasons), record deployments and releases, and check pacts against the",
+    "contracts offline (conformance.md §5).",
+    "",
+    "Usage: idp-pacts <command> [flags] [-- <pact-broker flags>]",
+    "",
+    ...commandsHelp("idp-pacts", PACTS_COMMANDS),
+    ...flagsHelp(PACTS_ENVIRONMENT, {
+      environment: "Environment (every command but check-contracts)",
+    }),
+    ...flagsHelp(PACTS_GENERAL, { general: "General" }),
+    'Reasons of a "no" (can-i-deploy, doctor): pending-verification, never-verified, no-pacts,',
+    "verification-failed, not-deployed.",
+    "",
+    "Exit status: 0 success; 1 can-i-deploy or doctor said no, or the broker refused the content",
+    "(e.g. a changed pact under a published version), or a check of check-contracts failed; 2 bad",
+    "arguments or settings, credentials the broker refuses, a pacticipant, version or environment",
+    "the broker does not know (one line on stderr).",
+    "",
+    "An environment is created once per broker: pact-broker create-environment --name production --production",
+  ].join("\n");
+}
 
 /** Where idp-pacts writes (the pact-broker CLI it runs for publish and record-* writes to the process's own). */
 export interface PactsIo {
@@ -130,6 +64,76 @@ const PROCESS_IO: PactsIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
+// ---- the configuration: each command's flags and the environment, as zod reads them ----------
+
+const text = z.string().optional();
+
+/** A reading of the library's, run while parsing: its one-line error is the parse's. */
+function attempt<T>(ctx: z.RefinementCtx, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof PactsCliError || e instanceof CliError)) throw e;
+    ctx.addIssue({ code: "custom", message: e.message });
+    return z.NEVER;
+  }
+}
+
+const required = (flag: string) =>
+  text.transform((value, ctx) => attempt(ctx, () => requiredEnvironment(flag, value)));
+
+/** PACT_BROKER_* (read as idp-verify reads them) and PACT_CONSUMER_*. */
+const environment = z
+  .object({
+    "broker-url": text,
+    "broker-token": text,
+    "broker-username": text,
+    "broker-password": text,
+    "consumer-version": text,
+    "consumer-branch": text,
+  })
+  .transform((e, ctx) => ({
+    settings: attempt(ctx, () =>
+      brokerSettingsOf({
+        url: e["broker-url"],
+        token: e["broker-token"],
+        username: e["broker-username"],
+        password: e["broker-password"],
+      }),
+    ),
+    consumer: { version: e["consumer-version"], branch: e["consumer-branch"] },
+  }));
+
+const who = { pacticipant: text, version: text, "pacts-dir": text };
+const retry = {
+  "retry-while-unknown": wholeNumber("--retry-while-unknown", 0).optional(),
+  "retry-interval": wholeNumber("--retry-interval", 0).optional(),
+};
+
+/** A command's flags, then the environment (a flag's problem is reported first). */
+const withEnvironment = <S extends z.ZodType>(flags: S) => z.object({ flags, environment });
+
+const record = withEnvironment(z.object({ environment: required("--environment"), ...who }));
+
+const SCHEMAS = {
+  publish: withEnvironment(z.object({ "pacts-dir": text })),
+  // The retry counts first: they may come from after `--` as well.
+  "can-i-deploy": withEnvironment(
+    z.object({ ...retry, "to-environment": required("--to-environment"), ...who }),
+  ),
+  doctor: withEnvironment(z.object({ "to-environment": text, ...who })),
+  "record-deployment": record,
+  "record-release": record,
+  "check-contracts": z.object({
+    flags: z.object({ pacts: z.array(z.string()).optional(), openapi: text }),
+  }),
+} as const satisfies Record<PactsCommand, z.ZodType>;
+
+/** What a command runs with: its flags and the environment, parsed. */
+export type PactsConfig = { readonly [C in PactsCommand]: z.output<(typeof SCHEMAS)[C]> };
+
+// ---- the commands ---------------------------------------------------------------------------
+
 export async function main(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
@@ -139,48 +143,43 @@ export async function main(
   const own = separator === -1 ? [...argv] : argv.slice(0, separator);
   const extraArgs = separator === -1 ? [] : argv.slice(separator + 1);
   const [word, ...rest] = own;
-  // Alone, --version is idp-pacts' own; after a command it is the pacticipant version (a flag).
-  if (word === "--version" && rest.length === 0) {
-    io.stdout(`idp-pacts ${VERSION}\n`);
+  if (word === "help" || (word?.startsWith("-") && asksForHelp(own))) {
+    io.stdout(`${helpText()}\n`);
     return 0;
   }
-  if (word === undefined || word === "--help" || word === "-h" || word === "help") {
-    if (word === undefined)
-      throw new PactsCliError("E_CONFIG", `missing command: one of ${COMMANDS.join(", ")}`);
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  if (!(COMMANDS as readonly string[]).includes(word))
-    throw new PactsCliError(
-      "E_CONFIG",
-      `unknown command "${word}"${hint(word, COMMANDS)}: expected one of ${COMMANDS.join(", ")} (idp-pacts --help)`,
+  // Before a command, only idp-pacts' own flags: --version alone (after a command it is the
+  // pacticipant's version).
+  if (word?.startsWith("-")) {
+    const { values } = readFlags(
+      PACTS_GENERAL,
+      own,
+      {},
+      {
+        positionalHint: "the command comes first",
+      },
     );
-  const command = word as Command;
-  if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(values.version ? `idp-pacts ${VERSION}\n` : `${helpText()}\n`);
+    return 0;
+  }
+  const command = commandOf("idp-pacts", PACTS_COMMANDS, word);
+  if (asksForHelp(rest)) {
+    io.stdout(`${helpText()}\n`);
     return 0;
   }
 
   if (command === "check-contracts") {
     // No child CLI to pass flags to: arguments after a `--` (as `pnpm contracts:check -- ...`
     // may forward them) are this command's own.
-    const values = parse(command, [...rest, ...extraArgs]);
+    const { flags } = parse(command, SCHEMAS[command], [...rest, ...extraArgs], env);
     const { triangulate, renderTriangulation } = await import("./triangulate.ts");
-    const pacts = values.pacts as string[] | undefined;
-    const openapi = values.openapi as string | undefined;
     const report = await triangulate({
-      ...(pacts ? { pacts } : {}),
-      ...(openapi !== undefined ? { openapi } : {}),
+      ...(flags.pacts && { pacts: flags.pacts }),
+      ...(flags.openapi !== undefined && { openapi: flags.openapi }),
     });
     io.stdout(renderTriangulation(report));
     return report.ok ? 0 : 1;
   }
 
-  const values = parse(command, rest);
-  const text = (name: string) => {
-    const v = values[name];
-    return typeof v === "string" ? v : undefined;
-  };
   const broker = await import("./broker.ts");
   const log = (line: string) => io.stderr(`${line}\n`);
   // The pact-broker CLI's output goes straight to this process's, or, for another io, through it.
@@ -192,118 +191,113 @@ export async function main(
     }
     return result.exitCode;
   };
-  const who = {
-    env,
-    extraArgs,
-    log,
-    stdio: live ? ("inherit" as const) : ("pipe" as const),
-    pacticipant: text("pacticipant"),
-    version: text("version"),
-    pactsDir: text("pacts-dir"),
-  };
+  const common = { env, extraArgs, log, stdio: live ? ("inherit" as const) : ("pipe" as const) };
   switch (command) {
     case "publish": {
-      const pactsDir = text("pacts-dir");
+      const { flags, environment } = parse(command, SCHEMAS[command], rest, env);
+      const pactsDir = flags["pacts-dir"];
       return relay(
-        await broker.publishPacts({
-          env,
-          extraArgs,
-          log,
-          stdio: who.stdio,
-          ...(pactsDir ? { pactsDir } : {}),
-        }),
+        await broker.publishPacts({ ...common, ...environment, ...(pactsDir && { pactsDir }) }),
       );
     }
     case "can-i-deploy": {
+      const args = [...rest, ...retryAfterSeparator(extraArgs)];
+      const { flags, environment } = parse(command, SCHEMAS[command], args, env);
       const { canIDeploy } = await import("./deploy-check.ts");
-      const retry = retryOptions(values, extraArgs);
+      const retries = flags["retry-while-unknown"];
+      const interval = flags["retry-interval"];
       return (
         await canIDeploy({
-          ...who,
-          ...retry,
+          ...common,
+          ...environment,
+          ...whoOf(flags),
           out: io.stdout,
-          environment: text("to-environment"),
+          environment: flags["to-environment"],
+          ...(retries !== undefined && { retryWhileUnknown: retries }),
+          ...(interval !== undefined && { retryIntervalSeconds: interval }),
         })
       ).exitCode;
     }
     case "doctor": {
+      const { flags, environment } = parse(command, SCHEMAS[command], rest, env);
       if (extraArgs.length > 0)
         throw new PactsCliError(
           "E_CONFIG",
           `doctor reads the broker's API itself and takes no pact-broker flags (received ${extraArgs.join(" ")} after --)`,
         );
       const { doctor } = await import("./deploy-check.ts");
-      return (await doctor({ ...who, out: io.stdout, environment: text("to-environment") }))
-        .exitCode;
+      return (
+        await doctor({
+          ...common,
+          ...environment,
+          ...whoOf(flags),
+          out: io.stdout,
+          environment: flags["to-environment"],
+        })
+      ).exitCode;
     }
     case "record-deployment":
-      return relay(await broker.recordDeployment({ ...who, environment: text("environment") }));
-    case "record-release":
-      return relay(await broker.recordRelease({ ...who, environment: text("environment") }));
+    case "record-release": {
+      const { flags, environment } = parse(command, SCHEMAS[command], rest, env);
+      const recordIn =
+        command === "record-deployment" ? broker.recordDeployment : broker.recordRelease;
+      return relay(
+        await recordIn({
+          ...common,
+          ...environment,
+          ...whoOf(flags),
+          environment: flags.environment,
+        }),
+      );
+    }
   }
 }
+
+const whoOf = (flags: {
+  pacticipant?: string | undefined;
+  version?: string | undefined;
+  "pacts-dir"?: string | undefined;
+}) => ({ pacticipant: flags.pacticipant, version: flags.version, pactsDir: flags["pacts-dir"] });
 
 /**
- * --retry-while-unknown N and --retry-interval S, as can-i-deploy's own flags or (as recipes wrote
- * them for pact-broker) after `--`; nothing else goes after `--` now that the API is read directly.
+ * --retry-while-unknown N and --retry-interval S as recipes wrote them for pact-broker, after `--`
+ * (can-i-deploy's own flags now); nothing else goes after `--` now that the API is read directly.
  */
-function retryOptions(
-  values: Record<string, string | string[] | undefined>,
-  extraArgs: readonly string[],
-): { retryWhileUnknown?: number; retryIntervalSeconds?: number } {
-  const given: Record<string, string | undefined> = {
-    "retry-while-unknown": values["retry-while-unknown"] as string | undefined,
-    "retry-interval": values["retry-interval"] as string | undefined,
-  };
-  for (let i = 0; i < extraArgs.length; i++) {
-    const arg = extraArgs[i] as string;
-    const [flag, inline] = arg.split("=", 2) as [string, string | undefined];
-    const name = flag.replace(/^--/, "");
-    if (!(name in given) || !flag.startsWith("--"))
-      throw new PactsCliError(
-        "E_CONFIG",
-        `can-i-deploy reads the broker's API itself: after -- it takes only --retry-while-unknown N and --retry-interval S (received ${arg})`,
-      );
-    given[name] = inline ?? extraArgs[++i];
+function retryAfterSeparator(extraArgs: readonly string[]): string[] {
+  try {
+    readFlags(RETRY_FLAGS, extraArgs, {});
+    return [...extraArgs];
+  } catch (cause) {
+    const received =
+      cause instanceof CliError &&
+      /^(?:unknown option|unexpected argument) (\S+)/.exec(cause.message);
+    if (!received) throw cause;
+    throw new PactsCliError(
+      "E_CONFIG",
+      `can-i-deploy reads the broker's API itself: after -- it takes only --retry-while-unknown N and --retry-interval S (received ${received[1]})`,
+      { cause },
+    );
   }
-  const count = (name: string, min: number) => {
-    const raw = given[name];
-    if (raw === undefined) return undefined;
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || n < min)
-      throw new PactsCliError(
-        "E_CONFIG",
-        `--${name} must be a whole number of at least ${min} (received ${JSON.stringify(raw)})`,
-      );
-    return n;
-  };
-  const retryWhileUnknown = count("retry-while-unknown", 0);
-  const retryIntervalSeconds = count("retry-interval", 0);
-  return {
-    ...(retryWhileUnknown !== undefined ? { retryWhileUnknown } : {}),
-    ...(retryIntervalSeconds !== undefined ? { retryIntervalSeconds } : {}),
-  };
 }
 
-/** The command's flags, through the toolkit's shared parser; an unknown one names the closest. */
-function parse(command: Command, args: string[]): Record<string, string | string[] | undefined> {
-  const table = FLAGS[command];
-  const known = Object.keys(table).map((k) => `--${k}`);
+/** The command's flags and the environment, through the shared parser and its zod schema. */
+function parse<S extends z.ZodType>(
+  command: PactsCommand,
+  schema: S,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): z.output<S> {
+  const flags = PACTS_COMMANDS[command].flags;
+  const known = Object.keys(flags).map((k) => `--${k}`);
+  const also = `${command} takes ${known.join(", ")} (pact-broker's own flags go after --)`;
   try {
-    return readFlags(
-      table,
-      args,
-      {},
-      {
-        positionalHint: `${command} takes only ${known.join(", ")} (pact-broker's own flags go after --)`,
-      },
-    ).values as Record<string, string | string[] | undefined>;
+    const { values } = readFlags({ ...flags, ...PACTS_ENVIRONMENT }, args, env, {
+      positionalHint: `${command} takes only ${known.join(", ")} (pact-broker's own flags go after --)`,
+    });
+    return parseFlagValues(schema, { flags: values, environment: values });
   } catch (cause) {
-    if (!(cause instanceof CliError)) throw cause;
-    const message = cause.message.startsWith("unknown option")
-      ? `${cause.message} for ${command}; ${command} takes ${known.join(", ")} (pact-broker's own flags go after --)`
-      : cause.message;
-    throw new PactsCliError("E_CONFIG", message, { cause });
+    if (!(cause instanceof CliError) || !cause.message.startsWith("unknown option")) throw cause;
+    throw new CliError(`${cause.message} for ${command}; ${also}`, { cause });
   }
 }
 
@@ -316,12 +310,12 @@ export async function run(
   try {
     return await main(argv, env, io);
   } catch (error) {
-    if (error instanceof PactsCliError) {
+    if (error instanceof PactsCliError || error instanceof CliError) {
       io.stderr(`idp-pacts: ${error.message}\n`);
       return 2;
     }
     io.stderr(
-      `idp-pacts: unexpected failure, please report it: ${(error as Error)?.stack ?? String(error)}\n`,
+      `idp-pacts: unexpected failure, please report it: ${error instanceof Error ? error.stack : String(error)}\n`,
     );
     return 1;
   }

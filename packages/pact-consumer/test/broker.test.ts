@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { flagUsage } from "@idp/contracts/cli";
 import {
   brokerAvailable,
   type NodeRun,
@@ -23,6 +24,8 @@ import {
   pactBrokerBin,
   readBrokerSettings,
 } from "../src/index.ts";
+import { run } from "../src/pacts-command.ts";
+import { PACTS_COMMANDS, PACTS_ENVIRONMENT, PACTS_GENERAL } from "../src/pacts-flags.ts";
 
 const CLI = fileURLToPath(new URL("../src/pacts-cli.ts", import.meta.url));
 const HAVE_BROKER = brokerAvailable();
@@ -386,6 +389,32 @@ describe("idp-pacts bin: usage", () => {
     }
   });
 
+  it("--help lists every command and every flag and variable of the tables", async () => {
+    let out = "";
+    const code = await run(["--help"], env, {
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: (t) => {
+        out += t;
+      },
+    });
+    expect(code).toBe(0);
+    const tables = [
+      ...Object.values(PACTS_COMMANDS).map((c) => c.flags),
+      PACTS_ENVIRONMENT,
+      PACTS_GENERAL,
+    ];
+    for (const command of Object.keys(PACTS_COMMANDS)) expect(out).toContain(`\n  ${command} `);
+    const listed = out.split("\n");
+    for (const table of tables)
+      for (const [name, spec] of Object.entries(table))
+        expect(
+          listed.some((l) => l.startsWith(`  ${flagUsage(name, spec)}  `)),
+          name,
+        ).toBe(true);
+  });
+
   it("prints its version, the package's, with --version alone", async () => {
     const r = await idpPacts(["--version"], env);
     const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -417,7 +446,7 @@ describe("idp-pacts bin: usage", () => {
     ],
     [
       ["can-i-deploy", "--to-environment", "x", "--retry-while-unknown", "many"],
-      '--retry-while-unknown must be a whole number of at least 0 (received "many")',
+      '--retry-while-unknown must be a whole number >= 0 (received "many")',
     ],
     [
       ["can-i-deploy", "--to-environment", "x", "--pacts-dir", "/nonexistent-pacts"],

@@ -3,6 +3,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ContractProfile, didYouMean, loadProfile, ProfileError } from "@idp/contracts";
 import {
+  type BrokerLogin,
+  brokerAuthorization,
+  brokerTarget,
   CliError,
   type FlagValues,
   httpUrl,
@@ -10,7 +13,6 @@ import {
   readFlags,
   wholeNumber,
 } from "@idp/contracts/cli";
-import { type BrokerLogin, brokerAuthorization, brokerTarget } from "@idp/pact-consumer";
 import { z } from "zod";
 import { VerifyError } from "../errors.ts";
 import type { TransportSettings } from "../http/settings.ts";

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { didYouMean } from "../did-you-mean.ts";
+import { didYouMeanHint } from "../did-you-mean.ts";
 
 /**
  * One command-line option of a toolkit CLI: parsing, `--help` and "did you mean" all read the
@@ -7,6 +7,11 @@ import { didYouMean } from "../did-you-mean.ts";
  */
 export interface FlagSpec {
   readonly type: "string" | "boolean";
+  /**
+   * A setting read from `env` only, never from the command line (a secret, or a value CI sets):
+   * `--help` lists its variables, and its name is no flag (nor a "did you mean" for one).
+   */
+  readonly envOnly?: true;
   /** Repeatable: the values, in order. */
   readonly multiple?: true;
   readonly short?: string;
@@ -62,7 +67,7 @@ export function readFlags<T extends FlagTable>(
   readonly from: { readonly [K in keyof T]?: string };
 } {
   const parsed = parseArgv(table, argv, options);
-  const values = { ...parsed.values } as Record<string, unknown>;
+  const values: Record<string, unknown> = { ...parsed.values };
   const from: Record<string, string> = {};
   for (const [name, spec] of Object.entries(table)) {
     if (values[name] !== undefined) {
@@ -88,7 +93,7 @@ export function readFlags<T extends FlagTable>(
 function joinNegativeValues(table: FlagTable, argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
+    const a = argv[i] ?? "";
     const v = argv[i + 1];
     const name = a.startsWith("--") ? a.slice(2) : undefined;
     if (name && table[name]?.type === "string" && v !== undefined && /^-\d/.test(v)) {
@@ -99,45 +104,48 @@ function joinNegativeValues(table: FlagTable, argv: readonly string[]): string[]
   return out;
 }
 
+/** The entries of a table that are command-line flags (not `envOnly`). */
+export const commandLineFlags = (table: FlagTable): FlagTable =>
+  Object.fromEntries(Object.entries(table).filter(([, o]) => o.envOnly !== true));
+
+type ParseArgsOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
+
 function parseArgv(table: FlagTable, argv: readonly string[], options: ReadFlagsOptions) {
-  const spec = Object.fromEntries(
-    Object.entries(table).map(([name, o]) => [
-      name,
-      {
-        type: o.type,
-        ...(o.multiple ? { multiple: true } : {}),
-        ...(o.short ? { short: o.short } : {}),
-      },
-    ]),
-  ) as NonNullable<Parameters<typeof parseArgs>[0]>["options"];
+  const flags = commandLineFlags(table);
+  const spec: ParseArgsOptions = {};
+  for (const [name, o] of Object.entries(flags))
+    spec[name] = {
+      type: o.type,
+      ...(o.multiple ? { multiple: true } : {}),
+      ...(o.short ? { short: o.short } : {}),
+    };
   try {
     const r = parseArgs({
-      args: joinNegativeValues(table, argv),
+      args: joinNegativeValues(flags, argv),
       options: spec,
       strict: true,
       allowPositionals: options.positionals === true,
     });
-    return { values: r.values as Record<string, unknown>, positionals: r.positionals };
+    return { values: r.values, positionals: r.positionals };
   } catch (e) {
-    throw usageError(table, e as { code?: string; message: string }, options);
+    if (!(e instanceof Error)) throw e;
+    throw usageError(flags, e, options);
   }
 }
 
-function usageError(
-  table: FlagTable,
-  err: { code?: string; message: string },
-  options: ReadFlagsOptions,
-): CliError {
-  const flag = /'(-{1,2}[^'\s]+)/.exec(err.message)?.[1];
-  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
-    const close = didYouMean(flag.replace(/^-+/, "").split("=")[0] ?? "", Object.keys(table));
-    return new CliError(`unknown option ${flag}${close ? ` (did you mean --${close}?)` : ""}`);
+function usageError(table: FlagTable, err: Error, options: ReadFlagsOptions): CliError {
+  const code = "code" in err ? err.code : undefined;
+  // "Option '-o, --out <value>' argument missing": the long name, when there is one.
+  const flag = /'(?:-\w, )?(-{1,2}[^'\s,]+)/.exec(err.message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) {
+    const name = flag.replace(/^-+/, "").split("=")[0] ?? "";
+    return new CliError(`unknown option ${flag}${didYouMeanHint(name, Object.keys(table), "--")}`);
   }
-  if (err.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
     return new CliError(
       `unexpected argument ${/'([^']*)'/.exec(err.message)?.[1] ?? ""}${options.positionalHint ? `: ${options.positionalHint}` : ""}`,
     );
-  if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
     const name = flag.replace(/^-+/, "").split("=")[0] ?? "";
     const spec = table[name];
     return new CliError(

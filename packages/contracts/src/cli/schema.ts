@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { didYouMean } from "../did-you-mean.ts";
 import { CliError } from "./flags.ts";
 
 // zod pieces for flag values: each message names the flag (or variable) and what was expected, so
@@ -46,9 +47,11 @@ export const wholeNumber = (flag: string, min: number, max?: number) =>
 export const nonEmpty = (flag: string) =>
   z.string().refine((s) => s.trim() !== "", { error: `${flag} must not be empty` });
 
-/** One of a few words. */
+/** One of a few words; a near miss is told the word it was likely meant to be. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(flag: string, words: T) =>
   z.enum(words, {
-    error: (i) =>
-      `${flag} must be one of ${words.join(", ")} (received ${JSON.stringify(i.input)})`,
+    error: (i) => {
+      const guess = typeof i.input === "string" ? didYouMean(i.input, words) : undefined;
+      return `${flag} must be one of ${words.join(", ")} (received ${JSON.stringify(i.input)})${guess ? `: did you mean ${guess}?` : ""}`;
+    },
   });
