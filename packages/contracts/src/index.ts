@@ -52,6 +52,11 @@ export {
   errorBodyProblem,
 } from "./judges/error-body.ts";
 export {
+  jsonMediaTypeProblem,
+  type MediaType,
+  parseMediaType,
+} from "./judges/media-type.ts";
+export {
   bodyText,
   isJsonContentType,
   type ObservedResponse,
@@ -75,6 +80,7 @@ export {
   undocumentedStatusProblem,
 } from "./judges/status.ts";
 export { successBodyProblem } from "./judges/success-body.ts";
+export { invalidUtf8Offset } from "./judges/utf8.ts";
 export { loadProfile } from "./load-profile.ts";
 export {
   isPathSegmentName,
