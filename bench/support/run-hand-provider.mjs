@@ -5,7 +5,8 @@
 //
 //   IDP_USERNAME=u IDP_PASSWORD=p node bench/support/run-hand-provider.mjs \
 //     [--fault NAME ...] [--reading default|observed-service] [--unique-names] \
-//     [--user-before-body] [--missing-field reject|accept] [--port N]
+//     [--user-before-body] [--missing-field reject|accept] [--state-handlers additive|reset-on-setup|reset-on-teardown]
+//     [--json-content-type TYPE] [--port N]
 //   node bench/support/run-hand-provider.mjs --hostile hang|reset|drip|...   (no credentials needed)
 //
 // --record FILE writes every request it receives (method, path, headers, body) as NDJSON, in order
@@ -19,6 +20,7 @@ import { parseArgs } from "node:util";
 import {
   FAULTS,
   HOSTILE_KINDS,
+  STATE_HANDLERS,
   isFault,
   startHandProvider,
   startHostile,
@@ -38,6 +40,8 @@ try {
       "unique-names": { type: "boolean", default: false },
       "user-before-body": { type: "boolean", default: false },
       "missing-field": { type: "string", default: "reject" },
+      "state-handlers": { type: "string", default: "additive" },
+      "json-content-type": { type: "string" },
       hostile: { type: "string" },
       port: { type: "string", default: "0" },
       record: { type: "string" },
@@ -69,6 +73,10 @@ if (values.hostile !== undefined) {
     usage(`--reading: expected default or observed-service, got "${values.reading}"`);
   if (!["reject", "accept"].includes(values["missing-field"]))
     usage(`--missing-field: expected reject or accept, got "${values["missing-field"]}"`);
+  if (!STATE_HANDLERS.includes(values["state-handlers"]))
+    usage(
+      `--state-handlers: expected one of ${STATE_HANDLERS.join(", ")}, got "${values["state-handlers"]}"`,
+    );
   const record = values.record === undefined ? undefined : openSync(values.record, "w");
   stats.file = values.stats;
   stats.close = () => record !== undefined && closeSync(record);
@@ -93,6 +101,8 @@ if (values.hostile !== undefined) {
     uniqueNames: values["unique-names"],
     userBeforeBody: values["user-before-body"],
     missingField: values["missing-field"],
+    stateHandlers: values["state-handlers"],
+    ...(values["json-content-type"] ? { jsonContentType: values["json-content-type"] } : {}),
     port,
     keepRequests: 0,
   });
