@@ -52,7 +52,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   const feed = caseFeedFor(regularChecks(plan.checks), setup);
   try {
     await feed?.ready.catch(() => undefined);
-    const { states, savedRules } = await preflightAndStates(
+    const { states, schedule, savedRules } = await preflightAndStates(
       transport.client,
       provider,
       plan,
@@ -71,7 +71,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       states,
       transport,
       io,
-      { setup, ...(feed ? { feed } : {}) },
+      { setup, ...(feed ? { feed } : {}), ...(schedule ? { schedule } : {}) },
     );
     const restored = await leaveAsFound(
       config,

@@ -7,6 +7,7 @@ import {
   runsText,
   seconds,
   sourceText,
+  statesText,
   statusGrid,
   verdictLine,
 } from "./format.ts";
@@ -58,6 +59,8 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
   );
   out.push(deploymentText(report));
   out.push(`left as found: ${restoreLines(report).join("; ")}`);
+  const states = statesText(report);
+  if (states) out.push(states);
   for (const w of report.warnings) out.push(w);
   const byId = new Map(report.checks.map((c) => [c.id, c]));
   const failed = report.checks.filter((c) => c.status === "failed");
