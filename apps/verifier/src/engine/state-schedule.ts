@@ -77,7 +77,7 @@ export async function probeStates(
       : undefined;
   if (setUp.ok) await states.change(LOGIN_USER, first, "teardown");
 
-  const names = [...byName.keys()].map((n) => `"${n}"`).join(", ");
+  const what = `every state this run uses (${byName.size}) and a second login user`;
   if (before !== undefined)
     return oneAtATime(
       "unknown",
@@ -86,19 +86,19 @@ export async function probeStates(
   if (afterSetups !== undefined)
     return oneAtATime(
       false,
-      `setups not additive: after setting up ${names} and a second login user, ${afterSetups}; states one at a time`,
+      `setups not additive: once ${what} were set up, ${afterSetups}; states one at a time`,
     );
   if (afterTeardowns !== undefined)
     return oneAtATime(
       false,
-      `teardowns not additive: after tearing down ${names} and a second login user, ${afterTeardowns}; states one at a time`,
+      `teardowns not additive: once ${what} were torn down, ${afterTeardowns}; states one at a time`,
     );
   return {
     missing,
     schedule: {
       additive: true,
       scheduling: "overlapped",
-      detail: `setups found additive: setting up and tearing down ${names} and a second login user left the first in place; states overlapped`,
+      detail: `setups found additive: a login user set up first was still there once ${what} were set up and torn down; states overlapped`,
     },
   };
 }

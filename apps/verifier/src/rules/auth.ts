@@ -219,13 +219,7 @@ function nearMiss(right: string, envVar: string, colons: boolean): fc.Arbitrary<
   const appended = (sep: string) =>
     fc
       .string({ minLength: sep ? 0 : 1, maxLength: 8 })
-      .map((x) => `${sep}${noColon(x) || (sep ? "" : "x")}`)
-      .map(
-        (x): Miss => ({
-          value: `${right}${x}`,
-          shell: { text: `${v}${shq(x)}`, words: `the right one followed by ${JSON.stringify(x)}` },
-        }),
-      );
+      .map((x) => followedBy(right, v, `${sep}${noColon(x) || (sep ? "" : "x")}`));
   const misses = [
     other,
     appended(""),
@@ -242,13 +236,9 @@ function nearMiss(right: string, envVar: string, colons: boolean): fc.Arbitrary<
 /** The near misses of {@link authExamples}, each kind once. */
 function fixedMisses(right: string, envVar: string, colons: boolean): Miss[] {
   const v = `"$${envVar}"`;
-  const suffix = (x: string): Miss => ({
-    value: `${right}${x}`,
-    shell: { text: `${v}${shq(x)}`, words: `the right one followed by ${JSON.stringify(x)}` },
-  });
   const misses = [
-    ...(colons ? [suffix(":x")] : []),
-    suffix("x"),
+    ...(colons ? [followedBy(right, v, ":x")] : []),
+    followedBy(right, v, "x"),
     ...spaced(right, v),
     otherCase(right, v),
     right.length > 0 ? cut(right, envVar, right.length - 1) : undefined,
@@ -256,6 +246,12 @@ function fixedMisses(right: string, envVar: string, colons: boolean): Miss[] {
   ];
   return misses.filter((m): m is Miss => m !== undefined && m.value !== right);
 }
+
+/** The right value with `x` appended (`v`: the right value as shell text). */
+const followedBy = (right: string, v: string, x: string): Miss => ({
+  value: `${right}${x}`,
+  shell: { text: `${v}${shq(x)}`, words: `the right one followed by ${JSON.stringify(x)}` },
+});
 
 /** The right value with a space before it, and after it (what a trimming comparison accepts). */
 const spaced = (right: string, v: string): Miss[] => [

@@ -50,16 +50,24 @@ export function parseMediaType(value: string): MediaType | undefined {
 
 const unquote = (quoted: string) => quoted.slice(1, -1).replace(/\\(.)/gs, "$1");
 
+const labels = new Map<string, boolean>();
+
 /**
  * Whether a charset label names UTF-8. Labels are read as the WHATWG Encoding Standard reads them
  * (`utf-8` in any case, `utf8`, `unicode-1-1-utf-8`, ...), by the platform's TextDecoder.
  */
 export function isUtf8Label(label: string): boolean {
-  try {
-    return new TextDecoder(label).encoding === "utf-8";
-  } catch {
-    return false; // a label no encoding has
+  let utf8 = labels.get(label);
+  if (utf8 === undefined) {
+    try {
+      utf8 = new TextDecoder(label).encoding === "utf-8";
+    } catch {
+      utf8 = false; // a label no encoding has
+    }
+    // Every error answer is read: a provider uses one or two labels, so they are kept.
+    if (labels.size < 64) labels.set(label, utf8);
   }
+  return utf8;
 }
 
 /**
