@@ -6,6 +6,8 @@
 // rule of our own (style P18): every workflow declares top-level `permissions:`.
 //
 //   node scripts/check-workflows.mjs [FILE ...]     default: every *.yml / *.yaml in .github/workflows/
+//                                                   and in examples/*/.github/workflows/ (recipes
+//                                                   for other repositories: a consumer team's)
 //
 // Prints one line per finding, `file:line:col: message [kind]`, and exits 1 when there is any;
 // 2 when there is nothing to lint or a file cannot be read; 0 otherwise.
@@ -24,13 +26,23 @@ const args = process.argv.slice(2);
 let files;
 if (args.length > 0) files = args.map((f) => resolve(f));
 else {
-  const dir = join(root, ".github", "workflows");
-  files = existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => /\.ya?ml$/.test(f))
-        .sort()
-        .map((f) => join(dir, f))
-    : [];
+  const examples = join(root, "examples");
+  const dirs = [
+    join(root, ".github", "workflows"),
+    ...(existsSync(examples)
+      ? readdirSync(examples)
+          .sort()
+          .map((e) => join(examples, e, ".github", "workflows"))
+      : []),
+  ];
+  files = dirs.flatMap((dir) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => /\.ya?ml$/.test(f))
+          .sort()
+          .map((f) => join(dir, f))
+      : [],
+  );
 }
 if (files.length === 0)
   fail("no workflow files (expected .github/workflows/*.yml, or FILE arguments)");

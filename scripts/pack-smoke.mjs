@@ -3,7 +3,9 @@
 // the tarballs into an empty project, then run the bins and a small consumer program from there,
 // start the installed idp-provider and verify it with the installed idp-verify; then play a consumer
 // team (examples/consumer-team: its own client, builders, property test and Pact V4 test), verify
-// the pact it records, and show that a planted builder bug is caught twice.
+// the pact it records, and plant the traps a new team falls into (a fractional value, a misspelt
+// builder key, two interactions for one cell, a stale pact file, a database file, the broker asked
+// about the wrong consumer): each is caught, saying what and where.
 // Prints one line per step and a final PASS/FAIL; exit 1 on any failure.
 // `--keep` leaves the temporary project for inspection.
 import { spawn } from "node:child_process";
@@ -131,6 +133,7 @@ const TSCONFIG_TEAM = `${JSON.stringify(
 )}\n`;
 
 let provider;
+let broker;
 try {
   // 1. Build and pack.
   const b = build();
@@ -283,41 +286,63 @@ try {
     `${secs(verify.ms)}, exit ${verify.status}: ${verdict || tail(verify)}`,
   );
 
-  // 7. The consumer team (consumer my-backend): its tests record pacts/my-backend-idp-service.json,
-  // which the installed idp-verify verifies against the installed idp-provider.
-  const teamEnv = { ...env, FC_SEED: "20261123" };
-  const team = npx(["vitest", "run"], { env: teamEnv });
-  const teamPact = join(app, "pacts", "my-backend-idp-service.json");
-  const recorded = existsSync(teamPact)
-    ? JSON.parse(readFileSync(teamPact, "utf8")).interactions.length
-    : 0;
+  // 7. The consumer team (consumer my-backend), as docs/consumer-guide.md tells a new team: its
+  // "pact" script (the guide's own snippet) records into an emptied pacts/ (a stale pact file is
+  // planted first), the embedded verification leaves no database file, check-contracts.
+  const guide = readFileSync(join(ROOT, "docs", "consumer-guide.md"), "utf8");
+  const scriptsLine = /```json\n("scripts": \{.*\})\n```/.exec(guide)?.[1];
+  const pkgPath = join(app, "package.json");
+  const pkg = JSON.parse(readFileSync(pkgPath, "utf8"));
+  pkg.scripts = { ...pkg.scripts, ...JSON.parse(`{${scriptsLine ?? '"scripts": {}'}}`).scripts };
+  writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
   step(
-    team.status === 0 && recorded === 6,
-    "consumer team: vitest run (property test of its builders + Pact V4 test with the builders)",
-    `exit ${team.status}, ${recorded} interactions in pacts/my-backend-idp-service.json${team.status === 0 ? "" : `: ${tail(team)}`}`,
+    Boolean(pkg.scripts.pact),
+    'consumer team: the guide\'s "pact" script',
+    pkg.scripts.pact ?? "not found in docs/consumer-guide.md",
   );
-  const teamVerify = npx(
-    [
-      "idp-verify",
-      "--provider-url",
-      provider.baseUrl,
-      "--provider-states-url",
-      provider.statesUrl,
-      "--pacts",
-      "pacts/my-backend-idp-service.json",
-      "--checks",
-      "pact",
-    ],
-    { env: { ...env, IDP_USERNAME: username, IDP_PASSWORD: password } },
+  const teamPact = join(app, "pacts", "my-backend-idp-service.json");
+  const stale = JSON.parse(
+    readFileSync(join(ROOT, "pacts", "idp-toolkit-consumer-idp-service.json"), "utf8"),
   );
+  writeFileSync(
+    teamPact,
+    JSON.stringify({
+      ...stale,
+      consumer: { name: "my-backend" },
+      interactions: stale.interactions.map((i) => ({
+        ...i,
+        description: `stale: ${i.description}`,
+      })),
+    }),
+  );
+  const teamEnv = { ...env, FC_SEED: "20261123" };
+  const team = run("npm", ["run", "--silent", "pact"], {
+    cwd: app,
+    env: teamEnv,
+    timeout: 180_000,
+  });
+  const recorded = existsSync(teamPact)
+    ? JSON.parse(readFileSync(teamPact, "utf8")).interactions.map((i) => i.description)
+    : [];
+  step(
+    team.status === 0 && recorded.length === 7 && !recorded.some((d) => d.startsWith("stale: ")),
+    "consumer team: npm run pact (the builders' property test + the Pact V4 test) records a fresh pact",
+    `exit ${team.status}, ${recorded.length} interactions in pacts/my-backend-idp-service.json, ${recorded.filter((d) => d.startsWith("stale: ")).length} stale${team.status === 0 ? "" : `: ${tail(team)}`}`,
+  );
+  const teamVerify = npx([
+    "idp-verify",
+    "--pacts",
+    "pacts/my-backend-idp-service.json",
+    "--checks",
+    "pact",
+  ]);
   const teamVerdict =
     teamVerify.stdout.split("\n").find((l) => /^(PASSED|FAILED|COULD NOT VERIFY)/.test(l)) ?? "";
   step(
-    teamVerify.status === 0 && teamVerdict.startsWith("PASSED: 6 passed"),
-    "consumer team: idp-verify --pacts pacts/my-backend-idp-service.json against idp-provider",
+    teamVerify.status === 0 && teamVerdict.startsWith("PASSED: 7 passed"),
+    "consumer team: idp-verify --pacts pacts/my-backend-idp-service.json --checks pact (embedded provider)",
     `exit ${teamVerify.status}: ${teamVerdict || tail(teamVerify)}`,
   );
-
   const teamCheck = npx([
     "idp-pacts",
     "check-contracts",
@@ -329,25 +354,137 @@ try {
     "consumer team: idp-pacts check-contracts --pacts pacts/my-backend-idp-service.json",
     `exit ${teamCheck.status}${teamCheck.status === 0 ? "" : `: ${tail(teamCheck)}`}`,
   );
+  const published = npx([
+    "idp-verify",
+    "--checks",
+    "pact",
+    "--broker-url",
+    "http://127.0.0.1:9",
+    "--publish-verification-results",
+    "--provider-version",
+    "1",
+  ]);
+  step(
+    published.status === 2 &&
+      /--publish-verification-results needs --provider-url/.test(published.stderr),
+    "consumer team: --publish-verification-results of the embedded provider is refused (exit 2)",
+    `exit ${published.status}: ${published.stderr.trim().split("\n")[0]}`,
+  );
 
-  // 8. A planted builder bug (a fractional vibrate_duration): the property test fails with the
-  // received value, and the 2xx interaction is refused when the test is written.
-  const bug = npx(["vitest", "run"], { env: { ...teamEnv, PLANT_BUG: "1" } });
-  const out = `${bug.stdout}${bug.stderr}`;
-  const property = /at data\.vibrate_duration: received \d+\.5 \(a fraction\)/.test(out);
+  // 8. The traps, planted: each caught when the tests run, saying what and where.
+  const planted = (bug) => {
+    const r = run("npm", ["run", "--silent", "pact"], {
+      cwd: app,
+      env: { ...teamEnv, PLANT_BUG: bug },
+      timeout: 180_000,
+    });
+    return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  };
+  const bug = planted("1");
+  const property = /at data\.vibrate_duration: received \d+\.5 \(a fraction\)/.test(bug.out);
   const refused =
     /pushToUserDevices 200 interaction: the example body is not valid at data\.vibrate_duration: received 4\.5/.test(
-      out,
+      bug.out,
     );
   step(
     bug.status === 1 && property && refused,
-    "consumer team with PLANT_BUG=1: the property test and the 2xx builder both catch it",
+    "PLANT_BUG=1 (a fractional vibrate_duration): the property test and the 2xx builder both catch it",
     `exit ${bug.status}; property test names the value: ${property}; 2xx example refused: ${refused}`,
   );
+  const typo = planted("typo");
+  step(
+    typo.status === 1 &&
+      typo.out.includes(
+        "at schema.fields[0].uniqe: received true (a boolean); expected no such key: schema.fields[0] has only name, type, unique (did you mean unique?)",
+      ),
+    "PLANT_BUG=typo (uniqe: true in a builder): the property test fails, naming the key",
+    `exit ${typo.status}`,
+  );
+  const duplicate = planted("duplicate");
+  step(
+    duplicate.status === 1 &&
+      /received a second interaction "push to user devices: 200 for a valid notification to a login user" given "a login user exists" \(pushToUserDevices 200, id "u-4"\); the pact already holds one with that description and provider state \(pushToUserDevices 200, id "u-1"\)/.test(
+        duplicate.out,
+      ),
+    "PLANT_BUG=duplicate (two interactions for one cell): refused, naming both",
+    `exit ${duplicate.status}`,
+  );
+  const litter = run("find", [
+    app,
+    "-path",
+    join(app, "node_modules"),
+    "-prune",
+    "-o",
+    "-iname",
+    "*sqlite*",
+    "-print",
+  ]);
+  step(
+    litter.status === 0 && litter.stdout.trim() === "",
+    "consumer team: no SQLite file left in the project",
+    litter.stdout.trim() || "none",
+  );
+
+  // 9. The broker (the shared kit, when installed): can-i-deploy and doctor ask about my-backend,
+  // the consumer its pacts name, and say why not.
+  const { brokerAvailability, startBroker } = await import("../packages/test-utils/src/broker.ts");
+  if (!brokerAvailability().available) {
+    step(true, "consumer team on the Pact Broker: skipped", brokerAvailability().reason);
+  } else {
+    broker = await startBroker();
+    const git = (...args) =>
+      run("git", ["-c", "user.email=t@example.invalid", "-c", "user.name=t", ...args], {
+        cwd: app,
+      });
+    writeFileSync(join(app, ".gitignore"), "node_modules/\npacts/\n");
+    git("init", "-q", "-b", "main");
+    git("add", ".");
+    git("commit", "-qm", "my-backend");
+    const sha = git("rev-parse", "HEAD").stdout.trim();
+    const brokerEnv = { ...env, PACT_BROKER_BASE_URL: broker.url };
+    const withBroker = (args) => npx(args, { env: brokerEnv });
+    const pub = withBroker(["idp-pacts", "publish"]);
+    step(
+      pub.status === 0,
+      "consumer team: idp-pacts publish (the git commit on main)",
+      `exit ${pub.status}${pub.status === 0 ? "" : `: ${tail(pub)}`}`,
+    );
+    withBroker(["pact-broker", "create-environment", "--name", "production", "--production"]);
+    const no = withBroker(["idp-pacts", "can-i-deploy", "--to-environment", "production"]);
+    step(
+      no.status === 1 &&
+        no.stdout.includes("✗ my-backend → idp-service in production: never-verified") &&
+        no.stdout.includes(
+          `can-i-deploy: no, my-backend version ${sha} may not go to production (never-verified)`,
+        ) &&
+        !`${no.stdout}${no.stderr}`.includes("idp-toolkit-consumer"),
+      "consumer team: can-i-deploy asks about my-backend (its pacts' consumer) and says why not (exit 1)",
+      `exit ${no.status}: ${no.stdout.trim().split("\n").at(-1)}`,
+    );
+    const doctor = withBroker(["idp-pacts", "doctor"]);
+    step(
+      doctor.status === 1 &&
+        doctor.stdout.includes(
+          "! idp-service has never published a verification result for my-backend's pacts",
+        ),
+      "consumer team: doctor explains it (the provider never published a result)",
+      `exit ${doctor.status}`,
+    );
+    const unknown = npx(["idp-pacts", "can-i-deploy", "--to-environment", "production"], {
+      env: { ...brokerEnv, PACT_CONSUMER_VERSION: "not-published" },
+    });
+    step(
+      unknown.status === 2 &&
+        unknown.stderr.includes("does not know version not-published of my-backend"),
+      "consumer team: a version the broker does not know is exit 2, not a no",
+      `exit ${unknown.status}`,
+    );
+  }
 } catch (e) {
   if (e.message !== "stop") step(false, "unexpected error", e.stack);
 } finally {
   await provider?.stop();
+  await broker?.stop();
   if (values.keep) process.stdout.write(`kept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
 }

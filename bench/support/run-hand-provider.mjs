@@ -5,8 +5,10 @@
 //
 //   IDP_USERNAME=u IDP_PASSWORD=p node bench/support/run-hand-provider.mjs \
 //     [--fault NAME ...] [--reading default|observed-service] [--unique-names] \
-//     [--user-before-body] [--missing-field reject|accept] [--state-handlers additive|reset-on-setup|reset-on-teardown]
-//     [--json-content-type TYPE] [--port N]
+//     [--user-before-body] [--missing-field reject|accept] [--port N]
+//     [--state-handlers additive|reset-on-setup|reset-on-teardown] [--json-content-type TYPE]
+//     [--limit PLACE=MAX:UNIT:STATUS ...]   e.g. 'rules.features.*.labels[].keywords[]=100:utf16:422'
+//                                          (UNIT codePoints, utf16 or bytes; a string's longest)
 //   node bench/support/run-hand-provider.mjs --hostile hang|reset|drip|...   (no credentials needed)
 //
 // --record FILE writes every request it receives (method, path, headers, body) as NDJSON, in order
@@ -42,6 +44,7 @@ try {
       "missing-field": { type: "string", default: "reject" },
       "state-handlers": { type: "string", default: "additive" },
       "json-content-type": { type: "string" },
+      limit: { type: "string", multiple: true, default: [] },
       hostile: { type: "string" },
       port: { type: "string", default: "0" },
       record: { type: "string" },
@@ -77,6 +80,14 @@ if (values.hostile !== undefined) {
     usage(
       `--state-handlers: expected one of ${STATE_HANDLERS.join(", ")}, got "${values["state-handlers"]}"`,
     );
+  const limits = values.limit.map((text) => {
+    const m = /^([^=]+)=(\d+):(codePoints|utf16|bytes):(\d{3})$/.exec(text);
+    if (!m)
+      usage(
+        `--limit: expected PLACE=MAX:UNIT:STATUS (UNIT codePoints, utf16 or bytes), got "${text}"`,
+      );
+    return { at: m[1], maxLength: Number(m[2]), unit: m[3], status: Number(m[4]) };
+  });
   const record = values.record === undefined ? undefined : openSync(values.record, "w");
   stats.file = values.stats;
   stats.close = () => record !== undefined && closeSync(record);
@@ -103,6 +114,7 @@ if (values.hostile !== undefined) {
     missingField: values["missing-field"],
     stateHandlers: values["state-handlers"],
     ...(values["json-content-type"] ? { jsonContentType: values["json-content-type"] } : {}),
+    limits,
     port,
     keepRequests: 0,
   });

@@ -11,7 +11,8 @@ export type VerifyErrorCode =
   | "E_CHECK_UNAVAILABLE"
   | "E_EMBEDDED_PROVIDER"
   | "E_REPORT_WRITE"
-  | "E_PACT_VERIFIER";
+  | "E_PACT_VERIFIER"
+  | "E_LEARN";
 
 /** A verification that cannot be carried out (exit 2): a stable code and one line. */
 export class VerifyError extends Error {

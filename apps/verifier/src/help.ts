@@ -1,6 +1,7 @@
 import { RULES } from "@idp/contracts";
 import { flagsHelp, wrapText } from "@idp/contracts/cli";
 import { FLAGS, GROUP_TITLES } from "./config/flags.ts";
+import { OPT_IN } from "./plan.ts";
 import { CONFORMANCE_CHECKS } from "./rules/index.ts";
 import { VERSION } from "./version.ts";
 
@@ -10,7 +11,8 @@ const wrap = (head: string, text: string) => wrapText(head, text, 100);
 export function helpText(): string {
   const out: string[] = [
     `idp-verify ${VERSION}: verify an IDP provider against its pacts (Pact's own verifier) and the`,
-    "property-based conformance checks of rules R1-R8, and R9 on request (docs/spec/conformance.md).",
+    "property-based conformance checks of rules R1-R8, and R9 and R10 on request",
+    "(docs/spec/conformance.md).",
     "",
     "Usage: idp-verify [--provider-url URL] [options]",
     "",
@@ -21,8 +23,8 @@ export function helpText(): string {
   for (const c of CONFORMANCE_CHECKS) {
     const needs = c.needs.length
       ? " [needs --provider-states-url]"
-      : c.rule === "R9"
-        ? " [opt-in: only with --checks R9]"
+      : OPT_IN.has(c.rule)
+        ? ` [opt-in: only with --checks ${c.rule}]`
         : "";
     out.push(
       ...wrap(

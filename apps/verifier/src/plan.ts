@@ -8,6 +8,9 @@ import { CHECKS } from "./rules/index.ts";
 import { type CheckDef, NEED_OPTION } from "./rules/types.ts";
 import { unitsOfShard } from "./shard.ts";
 
+/** Rules whose checks run only when `--checks` names them. */
+export const OPT_IN: ReadonlySet<string> = new Set(["R9", "R10"]);
+
 /** True when `selector` (an id or a dotted prefix such as `R1` or `R1.auth`) selects `id`. */
 export const selects = (selector: string, id: string): boolean =>
   id === selector || id.startsWith(`${selector}.`);
@@ -71,8 +74,8 @@ export function makePlan(
 
   const checks: CheckDef[] = [];
   for (const def of CHECKS) {
-    // R9 is opt-in (conformance.md §8): only when --checks names it, never by default.
-    if (def.info.rule === "R9" ? !named(def.info.id) : !selected(def.info.id)) continue;
+    // R9 and R10 are opt-in (conformance.md §8, §10): only when --checks names them, never by default.
+    if (OPT_IN.has(def.info.rule) ? !named(def.info.id) : !selected(def.info.id)) continue;
     const missing = def.info.needs.filter((n) => n === "provider-states" && !options.statesGiven);
     if (missing.length > 0)
       unavailable(

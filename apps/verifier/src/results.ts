@@ -1,5 +1,6 @@
 import type { RuleId, RuleSource } from "@idp/contracts";
 import type { Exchange } from "./http/exchange.ts";
+import type { LearnReport } from "./learn/types.ts";
 import type { Finding } from "./report/findings.ts";
 
 /**
@@ -89,11 +90,13 @@ export interface CheckResult {
   readonly durationMs: number;
   readonly warnings: readonly Warning[];
   readonly failure?: Failure;
-  /** Pact: whose pact this interaction is. */
+  /** Pact: whose pact this interaction is, and whether the broker marked it pending. */
   readonly consumer?: {
     readonly name: string;
     readonly version?: string;
     readonly branch?: string;
+    /** A pending pact's failure does not fail the run (--enable-pending, WIP pacts). */
+    readonly pending?: boolean;
   };
 }
 
@@ -216,6 +219,8 @@ export interface VerifyReport {
   readonly providerStopped?: string;
   /** Run-level warnings (e.g. a password too short to scrub). */
   readonly warnings: readonly string[];
+  /** `--learn`: the profile written, what was learned with its evidence, and what was not. */
+  readonly learn?: LearnReport;
   readonly summary: Readonly<Record<CheckStatus, number>> & {
     readonly leftOut: number;
     readonly warnings: number;

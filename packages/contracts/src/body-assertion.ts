@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import {
   type BodyClassification,
   type BodyViolation,
@@ -6,10 +7,16 @@ import {
   formatPath,
   type JsonPath,
 } from "./classify-body.ts";
-import type { DetailedOperationId } from "./operations.ts";
-import { type ContractProfile, defaultProfile } from "./profiles.ts";
+import { didYouMean } from "./did-you-mean.ts";
+import { type DetailedOperationId, detailedOperations } from "./operations.ts";
+import {
+  type ContractProfile,
+  defaultProfile,
+  requestShapeFor,
+  strictProfile,
+} from "./profiles.ts";
 import type { RuleSource } from "./rules.ts";
-import { SPEC_VIOLATION_KINDS } from "./violations.ts";
+import { SPEC_VIOLATION_KINDS, type ViolationKind } from "./violations.ts";
 
 // Property-testing a consumer's payload builder: `fc.assert(fc.property(input, (i) =>
 // assertValidRequestBody("pushToUserDevices", build(i))))`. fast-check prints the builder's input
@@ -18,12 +25,20 @@ import { SPEC_VIOLATION_KINDS } from "./violations.ts";
 
 /** Options of {@link assertValidRequestBody} and the `toBeValidRequestBody` matcher. */
 export interface BodyAssertionOptions {
-  /** How bodies are read (conformance.md §6). @defaultValue defaultProfile */
+  /**
+   * How bodies are read (conformance.md §6). Without it, the builders' reading: the default profile,
+   * and also no key beyond the tabulated ones and no value beyond those in use (a misspelt
+   * `uniqe: true` or `type: "float"` is a builder bug, whatever a provider would do with it). Pass
+   * `defaultProfile` to accept those (the spec is silent on them), or any other profile to read
+   * bodies as it does.
+   * @defaultValue the builders' reading
+   */
   readonly profile?: ContractProfile;
   /**
-   * Accept a body the profile calls `unspecified` (e.g. a missing field under the default
-   * profile: the spec is silent, so a provider may accept or refuse it). Off by default: a builder
-   * that drops a tabulated field is a builder bug, whatever a provider would do with it.
+   * Accept a body the profile calls `unspecified` for a missing field (the spec is silent, so a
+   * provider may accept or refuse it). Off by default: a builder that drops a tabulated field is a
+   * builder bug, whatever a provider would do with it. Unknown keys and values beyond those in use
+   * are accepted only with an explicit `profile`.
    * @defaultValue false
    */
   readonly allowUnspecified?: boolean;
@@ -105,16 +120,96 @@ function receivedAt(body: unknown, path: JsonPath, kind: BodyViolationKind): str
   return `${cut} (${jsonKind(node)})`;
 }
 
-/**
- * What the contract expects, from the violation's message: without its leading `path: `, and only
- * the expected part of a zod message (`expected an integer`, `Invalid input: expected string,
- * received number`), since the received value is reported on its own.
- */
-const expectedText = (v: BodyViolation): string => {
-  const prefix = `${formatPath(v.path)}: `;
-  const text = v.message.startsWith(prefix) ? v.message.slice(prefix.length) : v.message;
-  return /expected (.+?)(?:, received .*)?$/i.exec(text)?.[1] ?? text;
+// zod's type words (`expected string`) in plain words.
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+  array: "an array",
+  object: "an object",
+  record: "an object",
 };
+
+/** The keys the contract tabulates for the object at `path` (walking the zod shape). */
+function tabulatedKeys(shape: z.ZodType, path: JsonPath): string[] {
+  let node: unknown = shape;
+  const defOf = (n: unknown) =>
+    (n as { _zod?: { def?: Record<string, unknown> & { type?: string } } })?._zod?.def;
+  const unwrap = () => {
+    for (
+      let def = defOf(node);
+      def && (def.type === "optional" || def.type === "nullable");
+      def = defOf(node)
+    )
+      node = def.innerType;
+  };
+  for (const seg of path) {
+    unwrap();
+    const def = defOf(node);
+    if (def?.type === "object") node = (def.shape as Record<string, unknown>)[String(seg)];
+    else if (def?.type === "array") node = def.element;
+    else if (def?.type === "record") node = def.valueType;
+    else return [];
+  }
+  unwrap();
+  const def = defOf(node);
+  return def?.type === "object" ? Object.keys(def.shape as Record<string, unknown>) : [];
+}
+
+/**
+ * What the contract expects at the violation's place, in plain words (what was received is
+ * reported on its own).
+ */
+function expectedAt(v: BodyViolation, operation: DetailedOperationId): string {
+  const wrapper = detailedOperations[operation].wrapperKey;
+  switch (v.kind) {
+    case "not-json":
+      return "a JSON object";
+    case "not-object":
+      return `a JSON object, {"${wrapper}": {...}}`;
+    case "wrapper-missing":
+      return `a "${wrapper}" key holding a JSON object`;
+    case "wrapper-not-object":
+      return "a JSON object";
+    case "missing-field":
+      return "present (the spec tabulates this field)";
+    case "unknown-key": {
+      const keys = tabulatedKeys(requestShapeFor(defaultProfile, operation), v.path.slice(0, -1));
+      const close = didYouMean(String(v.path.at(-1)), keys);
+      return `no such key: ${formatPath(v.path.slice(0, -1))} has only ${keys.join(", ")}${close ? ` (did you mean ${close}?)` : ""}`;
+    }
+    case "out-of-bounds": {
+      // The bound's words, "65 code points, the most is 64": "at most 64 code points".
+      const m = /^(?:.*?: )?[\d.e+-]+( [^,]+)?, the (most|least) is (.+)$/.exec(v.message);
+      return m ? `at ${m[2]} ${m[3]}${m[1] ?? ""} (the profile's bound)` : v.message;
+    }
+    default: {
+      const prefix = `${formatPath(v.path)}: `;
+      const text = v.message.startsWith(prefix) ? v.message.slice(prefix.length) : v.message;
+      const oneOf = /expected one of (.+)$/.exec(text);
+      if (oneOf?.[1]) return `one of ${oneOf[1].split("|").join(", ")} (the values in use)`;
+      const bound = /expected \w+ to be ([<>])=?(.+)$/.exec(text);
+      if (bound?.[2]) return `${bound[1] === "<" ? "at most" : "at least"} ${bound[2]}`;
+      const word = /expected (.+?)(?:, received .*)?$/i.exec(text)?.[1] ?? text;
+      return TYPE_WORDS[word] ?? (/^"[^"]*"$/.test(word) ? `${word} (the value in use)` : word);
+    }
+  }
+}
+
+/** Kinds the builders' reading fails on beyond the default profile (see BodyAssertionOptions). */
+const BUILDER_KINDS: ReadonlySet<BodyViolationKind> = new Set(["unknown-key", "value-not-in-use"]);
+
+/** The first unknown key or value beyond those in use (a value-in-use field, not a bound). */
+function builderViolation(
+  operation: DetailedOperationId,
+  sent: unknown,
+): BodyViolation | undefined {
+  const strict = classifyJsonBody(operation, sent, strictProfile);
+  if (strict.outcome === "valid") return undefined;
+  return strict.violations.find(
+    (v) => BUILDER_KINDS.has(v.kind) && (v.kind === "unknown-key" || v.path.at(-1) === "type"),
+  );
+}
 
 /**
  * Judges a body a consumer built, as the provider will receive it (`JSON.stringify`'s output: a
@@ -154,22 +249,50 @@ export function findBodyProblem(
           violations: [],
         }
       : classifyJsonBody(operation, sent, profile);
-  if (verdict.outcome === "valid") return undefined;
-  if (verdict.outcome === "unspecified" && options.allowUnspecified) return undefined;
-  const violation =
-    verdict.outcome === "invalid" ? verdict.violation : (verdict.violations[0] as BodyViolation);
-  return {
+  const finding = (
+    outcome: BodyFinding["outcome"],
+    status: number,
+    violation: BodyViolation,
+    source: RuleSource,
+  ): BodyFinding => ({
     operation,
-    outcome: verdict.outcome,
-    status: verdict.status,
+    outcome,
+    status,
     kind: violation.kind,
     path: formatPath(violation.path),
-    received: receivedAt(sent, violation.path, violation.kind),
-    expected: violation.kind === "missing-field" ? "present" : expectedText(violation),
+    received:
+      wire === undefined
+        ? "undefined (JSON.stringify gives no text for it)"
+        : receivedAt(sent, violation.path, violation.kind),
+    expected: expectedAt(violation, operation),
     rule: RULE_OF[violation.kind],
-    source: sourceOf(violation, profile),
+    source,
     body: wire ?? "undefined",
-  };
+  });
+  if (verdict.outcome === "invalid")
+    return finding(
+      "invalid",
+      verdict.status,
+      verdict.violation,
+      sourceOf(verdict.violation, profile),
+    );
+  if (verdict.outcome === "unspecified" && !options.allowUnspecified) {
+    const first = verdict.violations[0] as BodyViolation;
+    return finding("unspecified", verdict.status, first, sourceOf(first, profile));
+  }
+  // The builders' reading (no profile given): a key or value the default profile lets pass.
+  if (options.profile !== undefined || wire === undefined) return undefined;
+  const extra = builderViolation(operation, sent);
+  if (!extra) return undefined;
+  return finding(
+    "unspecified",
+    profile.statusMapping[operation][extra.kind as ViolationKind],
+    extra,
+    {
+      source: "pinned",
+      ref: "the builders' reading (conformance.md §6): pass { profile: defaultProfile } to accept it",
+    },
+  );
 }
 
 /** The finding as the lines a test failure prints. */
@@ -177,7 +300,11 @@ export function describeFinding(f: BodyFinding): string {
   const head =
     f.outcome === "invalid"
       ? `${f.operation} body is invalid: a conforming provider answers ${f.status}`
-      : `${f.operation} body is unspecified: the spec is silent, a provider may accept it or answer ${f.status}`;
+      : f.kind === "unknown-key"
+        ? `${f.operation} body has a key the contract does not have: the spec is silent, a provider may ignore it (its value is then lost) or answer ${f.status}`
+        : f.kind === "value-not-in-use"
+          ? `${f.operation} body has a value beyond those in use: the spec is silent, a provider may read it its own way or answer ${f.status}`
+          : `${f.operation} body is unspecified: the spec is silent, a provider may accept it or answer ${f.status}`;
   return [
     head,
     `  at ${f.path}: received ${f.received}; expected ${f.expected}`,

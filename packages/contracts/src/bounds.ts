@@ -42,10 +42,44 @@ export type BoundPath = keyof typeof BOUND_PATHS;
 /** Every bound path, in the order of {@link BOUND_PATHS} (containers before what they hold). */
 export const BOUND_PATH_NAMES = Object.keys(BOUND_PATHS) as BoundPath[];
 
+/**
+ * What a string bound's `maxLength` counts (conformance.md §6): code points (the default), UTF-16
+ * units (a JavaScript or Java provider's `length`) or UTF-8 bytes (a Go or C provider's `len`).
+ */
+export const BOUND_UNITS = ["codePoints", "utf16", "bytes"] as const;
+/** A unit of {@link BOUND_UNITS}. */
+export type BoundUnit = (typeof BOUND_UNITS)[number];
+
+/** A unit in words, for messages: `code points`, `UTF-16 units`, `bytes`. */
+export const UNIT_WORDS: { readonly [U in BoundUnit]: string } = {
+  codePoints: "code points",
+  utf16: "UTF-16 units",
+  bytes: "bytes",
+};
+
+/**
+ * The length of `s` in `unit`. Bytes are those of its UTF-8 encoding, a lone surrogate counted as
+ * the 3 bytes of U+FFFD that an encoder writes for it.
+ */
+export function lengthIn(s: string, unit: BoundUnit): number {
+  if (unit === "utf16") return s.length;
+  let n = 0;
+  for (const ch of s) {
+    if (unit === "codePoints") n++;
+    else {
+      const cp = ch.codePointAt(0) as number;
+      n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    }
+  }
+  return n;
+}
+
 /** One bound: its limits (those that fit what is at the path) and the status past them. */
 export interface Bound {
-  /** The longest string, in code points. */
+  /** The longest string, in `unit`. */
   readonly maxLength?: number;
+  /** What `maxLength` counts. @defaultValue `"codePoints"` */
+  readonly unit?: BoundUnit;
   /** The most array items or map keys. */
   readonly maxItems?: number;
   readonly minimum?: number;
@@ -80,7 +114,7 @@ export interface BoundBreach {
   readonly path: JsonPath;
   readonly key: BoundPath;
   readonly bound: Bound;
-  /** One line: the limit and the value, e.g. `schema.name: 65 code points, the most is 64`. */
+  /** One line: the limit and the value, e.g. `schema.name: 65 UTF-16 units, the most is 64`. */
   readonly message: string;
 }
 
@@ -126,17 +160,12 @@ function* valuesAt(
     for (const [k, v] of Object.entries(body)) yield* valuesAt(v, rest, [...at, k]);
 }
 
-const codePoints = (s: string): number => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
-
 /** What is wrong with one value under one bound, or undefined. */
 function breachOf(value: unknown, bound: Bound): string | undefined {
   if (typeof value === "string" && bound.maxLength !== undefined) {
-    const n = codePoints(value);
-    if (n > bound.maxLength) return `${n} code points, the most is ${bound.maxLength}`;
+    const unit = bound.unit ?? "codePoints";
+    const n = lengthIn(value, unit);
+    if (n > bound.maxLength) return `${n} ${UNIT_WORDS[unit]}, the most is ${bound.maxLength}`;
   }
   if (bound.maxItems !== undefined) {
     const n = Array.isArray(value)

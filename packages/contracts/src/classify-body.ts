@@ -105,7 +105,7 @@ function issuesToViolations(issues: readonly z.core.$ZodIssue[], body: unknown):
       return issue.keys.map((key) => ({
         kind: "unknown-key" as const,
         path: [...(issue.path as JsonPath), key],
-        message: `unknown key "${key}"`,
+        message: `${formatPath([...(issue.path as JsonPath), key])}: a key the contract does not have`,
       }));
     }
     const path = issue.path as JsonPath;

@@ -11,14 +11,18 @@ export {
 export {
   BOUND_PATH_NAMES,
   BOUND_PATHS,
+  BOUND_UNITS,
   type Bound,
   type BoundBreach,
   type BoundedKind,
   type BoundPath,
   type Bounds,
+  type BoundUnit,
   boundBreach,
   LIMITS_OF,
+  lengthIn,
   operationOfBound,
+  UNIT_WORDS,
 } from "./bounds.ts";
 export {
   AREAS,
@@ -51,6 +55,11 @@ export {
   authRejectionProblem,
   errorBodyProblem,
 } from "./judges/error-body.ts";
+export {
+  FIELD_VIOLATION_KINDS,
+  namesOfField,
+  unnamedFieldProblem,
+} from "./judges/field-named.ts";
 export {
   jsonMediaTypeProblem,
   type MediaType,
@@ -112,7 +121,13 @@ export {
 } from "./placeholder-credentials.ts";
 export { jsonInteger, NOT_SHOWN, type NotShown } from "./primitives.ts";
 export { ProfileError, type ProfileErrorDetails } from "./profile-error.ts";
-export { BUILT_IN_PROFILES, ProfileFile, profileFromFile, profileToFile } from "./profile-file.ts";
+export {
+  BUILT_IN_PROFILES,
+  LearnedSource,
+  ProfileFile,
+  profileFromFile,
+  profileToFile,
+} from "./profile-file.ts";
 export {
   isProfileKey,
   LOGIN_USER_KINDS,

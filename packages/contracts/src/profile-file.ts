@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   BOUND_PATH_NAMES,
   BOUND_PATHS,
+  BOUND_UNITS,
   type BoundedKind,
   type BoundPath,
   type Bounds,
@@ -19,7 +20,7 @@ import {
 } from "./neighbours.ts";
 import { DETAILED_OPERATION_IDS, detailedOperations } from "./operations.ts";
 import { ProfileError } from "./profile-error.ts";
-import { LOGIN_USER_KINDS, PROFILE_KEYS, type ProfileKey } from "./profile-keys.ts";
+import { isProfileKey, LOGIN_USER_KINDS, PROFILE_KEYS, type ProfileKey } from "./profile-keys.ts";
 import {
   type BuiltInProfileName,
   type ContractProfile,
@@ -58,19 +59,28 @@ const StatusList = z.array(Status).refine(distinct);
 const boundSchema = (kind: BoundedKind) => {
   const limits = LIMITS_OF[kind];
   const count = z.int().min(0);
-  return z
-    .strictObject({
-      ...(limits.includes("maxLength") ? { maxLength: count.optional() } : {}),
-      ...(limits.includes("maxItems") ? { maxItems: count.optional() } : {}),
-      ...(limits.includes("minimum") ? { minimum: z.number().optional() } : {}),
-      ...(limits.includes("maximum") ? { maximum: z.number().optional() } : {}),
-      status: ClientErrorStatus,
-    })
-    .refine((b) => limits.some((l) => (b as Record<string, unknown>)[l] !== undefined))
-    .refine((b) => {
-      const r = b as { minimum?: number; maximum?: number };
-      return r.minimum === undefined || r.maximum === undefined || r.minimum <= r.maximum;
-    });
+  return (
+    z
+      .strictObject({
+        ...(limits.includes("maxLength")
+          ? { maxLength: count.optional(), unit: z.enum(BOUND_UNITS).optional() }
+          : {}),
+        ...(limits.includes("maxItems") ? { maxItems: count.optional() } : {}),
+        ...(limits.includes("minimum") ? { minimum: z.number().optional() } : {}),
+        ...(limits.includes("maximum") ? { maximum: z.number().optional() } : {}),
+        status: ClientErrorStatus,
+      })
+      .refine((b) => limits.some((l) => (b as Record<string, unknown>)[l] !== undefined))
+      // A unit counts maxLength: without it, it counts nothing.
+      .refine((b) => {
+        const r = b as { unit?: unknown; maxLength?: unknown };
+        return r.unit === undefined || r.maxLength !== undefined;
+      })
+      .refine((b) => {
+        const r = b as { minimum?: number; maximum?: number };
+        return r.minimum === undefined || r.maximum === undefined || r.minimum <= r.maximum;
+      })
+  );
 };
 
 /** A neighbour's request: its method, and a path with `{name}` as one whole segment if it names a schema. */
@@ -86,6 +96,19 @@ const neighbourSchema = (named: boolean) =>
           : !p.includes("{name}"),
       ),
   });
+
+/**
+ * The evidence of one learned key (conformance.md §6, "Learning a profile"): the check whose rule
+ * it concerns, what was seen in one line, and one request and its answer, secrets redacted.
+ */
+export const LearnedSource = z.strictObject({
+  check: z.string().refine((s) => s.trim() !== ""),
+  seen: z.string(),
+  request: z.string(),
+  answer: z.string(),
+});
+export type LearnedSource = z.infer<typeof LearnedSource>;
+const SOURCE_KEYS = Object.keys(LearnedSource.shape);
 
 /** The zod schema of a profile file (conformance.md §6). */
 export const ProfileFile = z.strictObject({
@@ -114,10 +137,13 @@ export const ProfileFile = z.strictObject({
       getClusteringRules: neighbourSchema(false).optional(),
     } satisfies Record<(typeof NEIGHBOUR_NAMES)[number], unknown>)
     .optional(),
+  /** Per key the file sets, the evidence it was learned from (`idp-verify --learn`). */
+  sources: z.record(z.string(), LearnedSource).optional(),
 });
 export type ProfileFile = z.infer<typeof ProfileFile>;
 
 const TOP_KEYS = Object.keys(ProfileFile.shape);
+const UNITS = BOUND_UNITS.map((u) => JSON.stringify(u)).join(", ");
 const OPS = DETAILED_OPERATION_IDS.join(", ");
 const KINDS = VIOLATION_KINDS.join(", ");
 
@@ -163,14 +189,23 @@ function expectedAt(path: readonly PropertyKey[]): string {
             : kind === "array"
               ? "maxItems (the most items of the array)"
               : kind === "string"
-                ? "maxLength (the most code points)"
+                ? `maxLength (the most code points, or what unit counts: ${UNITS})`
                 : `minimum and/or maximum (${kind}s, minimum <= maximum)`;
-        return `{${limits.join(", ")}, status}: ${what} and status 400 or 422`;
+        const keys = kind === "string" ? [...limits, "unit"] : limits;
+        return `{${keys.join(", ")}, status}: ${what} and status 400 or 422`;
       }
       if (path[2] === "status")
         return "400 or 422 (the statuses the spec documents for a bad request body)";
+      if (path[2] === "unit")
+        return `${UNITS} (what maxLength counts: code points, UTF-16 units or UTF-8 bytes)`;
       return "a whole number >= 0 (a limit)";
     }
+    case "sources":
+      if (depth === 1)
+        return "an object keyed by the profile keys the file sets, each {check, seen, request, answer} (idp-verify --learn writes it)";
+      if (depth === 2)
+        return "{check, seen, request, answer}: the check id, what was seen, one request and its answer";
+      return path[2] === "check" ? "a check id (a non-empty string)" : "a string";
     case "neighbours":
       if (depth === 1) return `an object keyed by neighbour (${NEIGHBOUR_NAMES.join(", ")})`;
       if (depth === 2) return "an object with `method` and `path` (conformance.md §8)";
@@ -197,9 +232,10 @@ function keysAt(parent: readonly PropertyKey[]): { what: string; keys: readonly 
     const kind = BOUND_PATHS[parent[1] as BoundPath];
     return {
       what: `a limit of ${String(parent[1])}`,
-      keys: [...(kind ? LIMITS_OF[kind] : []), "status"],
+      keys: [...(kind ? LIMITS_OF[kind] : []), ...(kind === "string" ? ["unit"] : []), "status"],
     };
   }
+  if (top === "sources") return { what: "a source's key", keys: SOURCE_KEYS };
   if (top === "neighbours" && parent.length === 1)
     return { what: "a neighbour", keys: NEIGHBOUR_NAMES };
   if (top === "neighbours") return { what: "a neighbour's key", keys: ["method", "path"] };
@@ -375,8 +411,29 @@ export function profileFromFile(json: unknown, file: string): ContractProfile {
   const parsed = result.data;
   const base = BUILT_IN_PROFILES[parsed.extends ?? "default"];
   const { overrides, named } = overridesOf(parsed, base, file);
+  const sources = parsed.sources ?? {};
+  for (const key of Object.keys(sources))
+    if (!isProfileKey(key) || !named.has(key)) {
+      const close = didYouMean(key, [...named]);
+      throw new ProfileError({
+        file,
+        key: `sources.${key}`,
+        expected: `a key this file sets (${[...named].join(", ") || "it sets none"})`,
+        received: isProfileKey(key)
+          ? "a source for a key the file does not set"
+          : "not a profile key",
+        note: close === undefined ? undefined : `did you mean "${close}"?`,
+      });
+    }
+  // A learned key's source names its evidence too: a later failure says where the key came from.
+  const refOf = (key: ProfileKey) => {
+    const learned = sources[key];
+    return learned
+      ? `${file}: ${key} (learned by ${learned.check}: ${learned.seen})`
+      : `${file}: ${key}`;
+  };
   const profile = deriveProfile(base, overrides, (key) =>
-    named.has(key) ? { source: "profile", ref: `${file}: ${key}` } : undefined,
+    named.has(key) ? { source: "profile", ref: refOf(key) } : undefined,
   );
   const inconsistent = consistencyError(profile, named, file);
   if (inconsistent) throw inconsistent;

@@ -1,9 +1,12 @@
-// The rules R1-R8 of conformance.md §1 and R9 of §8, and where a rule (or one value it asserts)
+// The rules R1-R8 of conformance.md §1, R9 of §8 and R10 of §10, and where a rule (or one value it asserts)
 // comes from.
 
-/** The rule ids: R1-R8 of conformance.md §1's table, and R9 (read your writes, opt-in) of §8. */
-export const RULE_IDS = ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"] as const;
-/** A rule id: `R1` ... `R8` (conformance.md §1) or `R9` (§8). */
+/**
+ * The rule ids: R1-R8 of conformance.md §1's table, R9 (read your writes, opt-in) of §8 and R10
+ * (errors name the field, opt-in) of §10.
+ */
+export const RULE_IDS = ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10"] as const;
+/** A rule id: `R1` ... `R8` (conformance.md §1), `R9` (§8) or `R10` (§10). */
 export type RuleId = (typeof RULE_IDS)[number];
 
 /**
@@ -31,7 +34,7 @@ export interface RuleInfo {
   readonly ref: string;
 }
 
-/** The rules, each with its source (conformance.md §1's source column; §8 for R9). */
+/** The rules, each with its source (conformance.md §1's source column; §8 for R9, §10 for R10). */
 export const RULES: { readonly [R in RuleId]: RuleInfo } = {
   R1: {
     id: "R1",
@@ -99,6 +102,14 @@ export const RULES: { readonly [R in RuleId]: RuleInfo } = {
       "a created schema and updated clustering rules are read back as they were written (opt-in)",
     source: "pinned",
     ref: "conformance.md §8",
+  },
+  R10: {
+    id: "R10",
+    title: "errors name the field",
+    statement:
+      "the 4xx answer to a body that breaks exactly one field names that field in errors or error_description (opt-in)",
+    source: "pinned",
+    ref: "conformance.md §10",
   },
 };
 

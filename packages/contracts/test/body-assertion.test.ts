@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import {
   assertValidRequestBody,
   BodyAssertionError,
+  type CreateSchemaRequest,
+  defaultProfile,
   findBodyProblem,
   type IdpBodyMatchers,
   idpBodyMatchers,
@@ -79,7 +81,7 @@ describe("assertValidRequestBody", () => {
   it("says what was expected once, without zod's own received part", () => {
     expect(findBodyProblem("pushToUserDevices", withData({ title: 1 }))).toMatchObject({
       received: "1 (an integer)",
-      expected: "string",
+      expected: "a string",
     });
   });
 
@@ -109,5 +111,108 @@ describe("assertValidRequestBody", () => {
     );
     expect(result.pass).toBe(false);
     expect(result.message()).toContain("at data.title: received null (null)");
+  });
+});
+
+describe("the builders' reading: no key or value the contract does not name, unless the default profile is asked for", () => {
+  const schema = (field: Record<string, unknown>): CreateSchemaRequest =>
+    ({
+      schema: {
+        name: "orders",
+        fields: [field],
+        permissions: { write_protected: false, read_protected: true },
+      },
+    }) as CreateSchemaRequest;
+
+  it("fails a misspelt optional key, naming the key, the value and the keys there are", () => {
+    const body = schema({ name: "id", type: "string", uniqe: true });
+    const e = failure(() => assertValidRequestBody("createSchema", body));
+    expect(e.finding).toMatchObject({
+      outcome: "unspecified",
+      kind: "unknown-key",
+      path: "schema.fields[0].uniqe",
+      received: "true (a boolean)",
+      expected: "no such key: schema.fields[0] has only name, type, unique (did you mean unique?)",
+    });
+    expect(e.message.split("\n")[0]).toBe(
+      "createSchema body has a key the contract does not have: the spec is silent, a provider may ignore it (its value is then lost) or answer 422",
+    );
+    expect(e.message).toContain("pass { profile: defaultProfile } to accept it");
+    // The default profile is the explicit opt-in: the spec does not forbid unknown keys.
+    expect(findBodyProblem("createSchema", body, { profile: defaultProfile })).toBeUndefined();
+    // Accepting a missing field does not accept an unknown key.
+    expect(() => assertValidRequestBody("createSchema", body, { allowUnspecified: true })).toThrow(
+      BodyAssertionError,
+    );
+  });
+
+  test.prop([
+    fc.string({ minLength: 1 }).filter((v) => !["string", "integer", "date_time"].includes(v)),
+  ])("fails a field type beyond those in use, naming the value and the values in use", (type) => {
+    const body = schema({ name: "id", type });
+    expect(findBodyProblem("createSchema", body)).toMatchObject({
+      kind: "value-not-in-use",
+      path: "schema.fields[0].type",
+      received: `${JSON.stringify(type)} (a string)`,
+      expected: 'one of "string", "integer", "date_time" (the values in use)',
+    });
+    expect(findBodyProblem("createSchema", body, { profile: defaultProfile })).toBeUndefined();
+    expect(findBodyProblem("createSchema", body, { profile: strictProfile })?.outcome).toBe(
+      "invalid",
+    );
+  });
+
+  it("fails an unknown key anywhere, and leaves the strict profile's other assumptions to it", () => {
+    expect(findBodyProblem("pushToUserDevices", withData({ priority: "high" }))).toMatchObject({
+      path: "data.priority",
+      received: '"high" (a string)',
+    });
+    const rules = {
+      rules: {
+        features: {
+          sports: {
+            labels: [{ name: "football", keywords: ["goal"] }],
+            classifier: { type: "likes", categories: ["sports"], threshold: 2 },
+          },
+        },
+        parameters: { excluded_words: [] },
+      },
+    };
+    // A threshold beyond [0, 1] is strict's assumption, not a value in use.
+    expect(findBodyProblem("updateClusteringRules", rules)).toBeUndefined();
+  });
+});
+
+describe("what was received and what was expected, in plain words", () => {
+  it.each([
+    [{ schema: "customers" }, "schema", '"customers" (a string)', "a JSON object"],
+    [[], "(body)", "[] (an array)", 'a JSON object, {"schema": {...}}'],
+    [{}, "schema", "absent", 'a "schema" key holding a JSON object'],
+    [undefined, "(body)", "undefined (JSON.stringify gives no text for it)", "a JSON object"],
+  ])("%j: at %s received %s; expected %s", (body, path, received, expected) => {
+    expect(findBodyProblem("createSchema", body)).toMatchObject({ path, received, expected });
+  });
+
+  it("names zod's types in words, and a value outside its range by the range", () => {
+    expect(findBodyProblem("pushToUserDevices", withData({ vibrate: "yes" }))?.expected).toBe(
+      "true or false",
+    );
+    expect(findBodyProblem("pushToUserDevices", withData({ title: [] }))?.expected).toBe(
+      "a string",
+    );
+    const rules = (threshold: number) => ({
+      rules: {
+        features: {
+          f: { labels: [], classifier: { type: "likes", categories: [], threshold } },
+        },
+        parameters: { excluded_words: [] },
+      },
+    });
+    expect(
+      findBodyProblem("updateClusteringRules", rules(2), { profile: strictProfile })?.expected,
+    ).toBe("at most 1");
+    expect(
+      findBodyProblem("updateClusteringRules", rules(-1), { profile: strictProfile })?.expected,
+    ).toBe("at least 0");
   });
 });

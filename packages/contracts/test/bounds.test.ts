@@ -9,9 +9,11 @@ import {
   defaultProfile,
   expectedRejection,
   findBodyProblem,
+  lengthIn,
   ProfileError,
   profileFromFile,
   profileToFile,
+  UNIT_WORDS,
 } from "../src/index.ts";
 import { clusteringExample, createSchemaExample, pushExample } from "./examples.ts";
 
@@ -80,6 +82,34 @@ describe("a body past a bound", () => {
     },
   );
 
+  test.prop([
+    fc.constantFrom("codePoints", "utf16", "bytes" as const),
+    fc.string({
+      unit: fc.oneof(
+        fc.constantFrom("x", "é", "中", "😀"),
+        fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+        fc.string({ unit: "grapheme", maxLength: 1 }),
+      ),
+      maxLength: 8,
+    }),
+  ])(
+    "counts in the bound's unit: by hand, UTF-16 length, and UTF-8 bytes as Buffer encodes them",
+    (unit, name) => {
+      const limited = withBounds({ "schema.name": { maxLength: 6, unit, status: 422 } });
+      const n =
+        unit === "utf16"
+          ? name.length
+          : unit === "bytes"
+            ? Buffer.byteLength(name)
+            : [...name].length;
+      expect(lengthIn(name, unit)).toBe(n);
+      const c = classifyJsonBody("createSchema", named(name), limited);
+      expect(c.outcome).toBe(n > 6 ? "invalid" : "valid");
+      if (c.outcome === "invalid")
+        expect(c.violation.message).toContain(`${n} ${UNIT_WORDS[unit]}, the most is 6`);
+    },
+  );
+
   it("is valid under the default profile (no bounds are known, §2)", () => {
     expect(classifyJsonBody("createSchema", named("x".repeat(5000))).outcome).toBe("valid");
   });
@@ -125,6 +155,7 @@ describe("the profile file's `bounds`", () => {
       "schema.name": { maxLength: 64, status: 422 },
       "rules.features": { maxItems: 8, status: 422 },
       "data.badge": { minimum: 0, maximum: 99999, status: 400 },
+      "rules.features.*.labels[].keywords[]": { maxLength: 100, unit: "utf16", status: 422 },
     };
     const p = withBounds(bounds);
     expect(p.bounds).toEqual(bounds);
@@ -139,9 +170,20 @@ describe("the profile file's `bounds`", () => {
     [
       { "schema.name": { status: 422 } },
       "bounds.schema.name",
-      /maxLength \(the most code points\)/,
+      /maxLength \(the most code points, or what unit counts/,
     ],
     [{ "schema.name": { maxLength: -1, status: 422 } }, "bounds.schema.name.maxLength", />= 0/],
+    [
+      { "schema.name": { maxLength: 3, unit: "chars", status: 422 } },
+      "bounds.schema.name.unit",
+      /expected "codePoints", "utf16", "bytes".*received "chars"/,
+    ],
+    [
+      { "schema.fields": { maxItems: 3, unit: "bytes", status: 422 } },
+      "bounds.schema.fields.unit",
+      /a limit of schema\.fields \(maxItems, status\)/,
+    ],
+    [{ "schema.name": { unit: "utf16", status: 422 } }, "bounds.schema.name", /maxLength/],
     [{ "schema.name": { maxLength: 3, status: 409 } }, "bounds.schema.name.status", /400 or 422/],
     [
       { "data.badge": { minimum: 9, maximum: 1, status: 400 } },

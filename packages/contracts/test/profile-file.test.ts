@@ -196,6 +196,28 @@ function errorOf(content: string, name = "bad.json"): ProfileError {
   throw new Error(`loading ${content} did not throw`);
 }
 
+const SOURCE = {
+  check: "R2.error-body",
+  seen: "errors items that are objects {attribute, message, code}",
+  request: "POST /marketing/datastore/schemas {}",
+  answer: '422 {"errors":[{"attribute":"schema"}]}',
+};
+
+describe("sources: the evidence of learned keys (idp-verify --learn)", () => {
+  it("is read with the file, and a learned key's source names its evidence", () => {
+    const p = fromFile({
+      name: "l",
+      errorsItems: ["string", "object"],
+      sources: { errorsItems: SOURCE },
+    });
+    expect(p.errorsItems).toEqual(["string", "object"]);
+    expect(p.sourceOf("errorsItems")).toEqual({
+      source: "profile",
+      ref: `${FILE}: errorsItems (learned by R2.error-body: errors items that are objects {attribute, message, code})`,
+    });
+  });
+});
+
 describe("a bad profile file is one line naming the file, the key and what was expected", () => {
   const ops = DETAILED_OPERATION_IDS.join(", ");
   it.each([
@@ -209,6 +231,24 @@ describe("a bad profile file is one line naming the file, the key and what was e
     ],
     ["unknown key, nothing close", { name: "x", colour: 1 }, "colour", /received an unknown key$/],
     ["extends a path", { name: "x", extends: "./base.json" }, "extends", /"default" or "strict"/],
+    [
+      "a source for a key the file does not set",
+      { name: "x", errorsItems: ["object"], sources: { "bounds.schema.name": SOURCE } },
+      "sources.bounds.schema.name",
+      /^expected a key this file sets \(errorsItems\), received a source for a key the file does not set$/,
+    ],
+    [
+      "a source without its answer",
+      { name: "x", errorsItems: ["object"], sources: { errorsItems: { ...SOURCE, answer: 4 } } },
+      "sources.errorsItems.answer",
+      /^expected a string, received 4$/,
+    ],
+    [
+      "a source with an unknown key",
+      { name: "x", errorsItems: ["object"], sources: { errorsItems: { ...SOURCE, sen: "" } } },
+      "sources.errorsItems.sen",
+      /expected a source's key \(check, seen, request, answer\).*did you mean "seen"\?$/,
+    ],
     ["extends a typo", { name: "x", extends: "strct" }, "extends", /did you mean "strict"\?$/],
     ["name not a string", { name: 7 }, "name", /received 7$/],
     [
@@ -422,7 +462,7 @@ describe("profile error messages", () => {
       throw new Error("no error");
     })();
     expect(error.message).toBe(
-      String.raw`profile my\nfile.json: line\nbreak: expected a key of a profile file (name, extends, description, documentedStatuses, statusMapping, loginUserStatuses, errorsItems, valuesInUse, bounds, neighbours), received an unknown key`,
+      String.raw`profile my\nfile.json: line\nbreak: expected a key of a profile file (name, extends, description, documentedStatuses, statusMapping, loginUserStatuses, errorsItems, valuesInUse, bounds, neighbours, sources), received an unknown key`,
     );
     expect(error.file).toBe("my\nfile.json");
   });

@@ -22,7 +22,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** The sections a ref names ("file: Heading, Heading; conformance.md §N ...") that do not exist. */
 function missingSections(ref: string): string[] {
   return ref.split("; ").flatMap((part) => {
-    const section = /^conformance\.md §(\d)/.exec(part);
+    const section = /^conformance\.md §(\d+)/.exec(part);
     if (section) return new RegExp(`^## ${section[1]}\\.`, "m").test(conformanceText) ? [] : [part];
     const [file, names = ""] = part.split(": ");
     if (file !== "service-interface.md") return [part];
@@ -34,7 +34,7 @@ function missingSections(ref: string): string[] {
   });
 }
 
-describe("RULES: R1-R8 with the source column of conformance.md §1, R9 of §8", () => {
+describe("RULES: R1-R8 with the source column of conformance.md §1, R9 of §8, R10 of §10", () => {
   const rows = tableAfter(conformanceText, "## 1. Rules");
 
   it("should have R9 as §8 states it: opt-in, pinned", () => {
@@ -46,8 +46,19 @@ describe("RULES: R1-R8 with the source column of conformance.md §1, R9 of §8",
     });
   });
 
+  it("should have R10 as §10 states it: opt-in, pinned", () => {
+    expect(conformanceText).toMatch(/## 10\. R10 errors name the field \(opt-in: `--checks R10`/);
+    expect(RULES.R10).toMatchObject({
+      title: "errors name the field",
+      source: "pinned",
+      ref: "conformance.md §10",
+    });
+  });
+
   it("should have one entry per row, with its title and source", () => {
-    expect(rows.map((r) => r[0]?.split(" ")[0])).toEqual(RULE_IDS.filter((id) => id !== "R9"));
+    expect(rows.map((r) => r[0]?.split(" ")[0])).toEqual(
+      RULE_IDS.filter((id) => id !== "R9" && id !== "R10"),
+    );
     for (const [idAndTitle = "", , source = ""] of rows) {
       const [id = "", ...title] = idAndTitle.split(" ");
       const rule = RULES[id as keyof typeof RULES];
@@ -63,9 +74,9 @@ describe("RULES: R1-R8 with the source column of conformance.md §1, R9 of §8",
   });
 
   it("should name sections that exist in the spec files", () => {
-    expect(missingSections("service-interface.md: Errors, Nope; conformance.md §9")).toEqual([
+    expect(missingSections("service-interface.md: Errors, Nope; conformance.md §11")).toEqual([
       "Nope",
-      "conformance.md §9",
+      "conformance.md §11",
     ]);
     for (const rule of Object.values(RULES)) expect(missingSections(rule.ref), rule.id).toEqual([]);
     for (const key of PROFILE_KEYS)

@@ -7,7 +7,7 @@ import { createAnswers, JSON_TYPE } from "./answers.ts";
 import { basicHeader, parseBasic } from "./basic-auth.ts";
 import type { OperationId, Reading, Shape } from "./body-shapes.ts";
 import { type Fault, isFault } from "./faults.ts";
-import { type BodyVerdict, judgeBody, type LeafVisitor } from "./judge-body.ts";
+import { type BodyVerdict, judgeBody, type LeafVisitor, type ViolationKind } from "./judge-body.ts";
 import { HUGE_BODY_BYTES, MIN_HUGE_BODY_BYTES } from "./lazy-body.ts";
 import {
   applyStateChange,
@@ -58,6 +58,26 @@ export interface HandProviderOptions {
    * (422 a documented refusal, 500 a crash). At most one string length or item count per limit.
    */
   readonly limits?: readonly HandLimit[];
+  /**
+   * The provider team's own reading of §3: the status it answers per operation and violation kind
+   * where it differs from the pinned one, e.g. `{ pushToUserDevices: { "wrong-type": 422 } }`.
+   */
+  readonly bodyStatuses?: Partial<Record<OperationId, Partial<Record<ViolationKind, number>>>>;
+  /**
+   * A status for a violation at one field, e.g. `{ "data.badge": 422 }` (the field as the error
+   * names it): a provider whose validators disagree, answering two statuses for one kind.
+   */
+  readonly fieldStatuses?: Readonly<Record<string, number>>;
+  /**
+   * The team's reading of R7's conditions: the status of a push to an id no login user has
+   * (`unknown`, 404 pinned) and to a login user of another login app (`otherLoginApp`, 403 pinned).
+   */
+  readonly loginUserStatuses?: { readonly unknown?: number; readonly otherLoginApp?: number };
+  /**
+   * Refuse invalid bodies with the right status and error body, but generic words that name no
+   * field (`"The request is invalid"`): breaks no rule of §1, only R10 (conformance.md §10).
+   */
+  readonly genericMessages?: boolean;
   /** A place (e.g. `data.title`) where `null` is taken as a valid value: a wrong type accepted. */
   readonly acceptNullAt?: string;
   /** Told of every request once its body is read, before it is answered (benchmarks record them). */
@@ -78,10 +98,19 @@ export interface ReceivedRequest {
 /** A limit of {@link HandProviderOptions.limits}, at a place as `schema.name` or `rules.features`. */
 export interface HandLimit {
   readonly at: string;
-  /** The longest string, in code points. */
+  /** The longest string, in `unit`. */
   readonly maxLength?: number;
+  /**
+   * What `maxLength` counts, the way providers in different languages do: `codePoints`
+   * (`[...s].length`), `utf16` (JavaScript's and Java's `s.length`), `bytes` (UTF-8, Go's `len`).
+   * @defaultValue "codePoints"
+   */
+  readonly unit?: "codePoints" | "utf16" | "bytes";
   /** The most array items or map keys. */
   readonly maxItems?: number;
+  /** The smallest and the largest number. */
+  readonly minimum?: number;
+  readonly maximum?: number;
   readonly status: number;
 }
 
@@ -302,10 +331,16 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
       return succeed(req, res, 200);
     if (op === "pushToUserDevices" && faults.has("other-4xx"))
       return fail(req, res, 404, "Record not found", ["the body is malformed"]);
-    let status: number = verdict.status;
+    const field = verdict.problems[0]?.attribute ?? "";
+    let status: number =
+      options.fieldStatuses?.[field] ??
+      options.bodyStatuses?.[op]?.[verdict.kind] ??
+      verdict.status;
     if (op === "createSchema" && faults.has("swap-400-422")) status = status === 400 ? 422 : 400;
     const description =
       status === 400 ? "The request body is malformed" : "The parameters are not valid";
+    if (options.genericMessages)
+      return fail(req, res, status, description, ["The request is invalid"]);
     fail(req, res, status, description, verdict.problems);
   }
 
@@ -314,9 +349,11 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     if (faults.has("no-404-403")) return true;
     const app = data.users.get(id);
     if (app === "this") return true;
-    if (app === "other" || reading === "observed-service")
-      fail(req, res, 403, "The login user does not belong to this login app", ["forbidden"]);
-    else fail(req, res, 404, "Record not found", ["no login user has this id"]);
+    const own = options.loginUserStatuses;
+    if (app === "other" || reading === "observed-service") {
+      const status = (app === "other" ? own?.otherLoginApp : own?.unknown) ?? 403;
+      fail(req, res, status, "The login user does not belong to this login app", ["forbidden"]);
+    } else fail(req, res, own?.unknown ?? 404, "Record not found", ["no login user has this id"]);
     return false;
   }
 
@@ -331,8 +368,16 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
   const overLimit = (value: unknown, pattern: string): HandLimit | undefined =>
     limits.find((l) => {
       if (l.at !== pattern) return false;
-      if (typeof value === "string" && l.maxLength !== undefined)
+      if (typeof value === "string" && l.maxLength !== undefined) {
+        if (l.unit === "utf16") return value.length > l.maxLength;
+        if (l.unit === "bytes") return Buffer.byteLength(value, "utf8") > l.maxLength;
         return [...value].length > l.maxLength;
+      }
+      if (typeof value === "number")
+        return (
+          (l.maximum !== undefined && value > l.maximum) ||
+          (l.minimum !== undefined && value < l.minimum)
+        );
       if (l.maxItems === undefined || value === null || typeof value !== "object") return false;
       return (Array.isArray(value) ? value.length : Object.keys(value).length) > l.maxItems;
     });

@@ -425,6 +425,66 @@ describe("options", () => {
     }
   });
 
+  it.each([
+    // Exactly 100 in the unit (100 astral code points are 200 UTF-16 units), then one more.
+    ["codePoints", "😀".repeat(100), "😀".repeat(101)],
+    ["utf16", "😀".repeat(50), `${"😀".repeat(50)}x`],
+    ["bytes", "é".repeat(50), `${"é".repeat(50)}x`],
+  ] as const)(
+    "limits in %s: at the limit 200, one past it the limit's status",
+    async (unit, at, past) => {
+      const q = await startHandProvider({
+        credentials: CREDENTIALS,
+        limits: [{ at: "rules.features.*.labels[].keywords[]", maxLength: 100, unit, status: 422 }],
+      });
+      const rules = (keyword: string) => {
+        const body = validRules();
+        (body.rules.features.music?.labels[0] as { keywords: string[] }).keywords = [keyword];
+        return body;
+      };
+      try {
+        expect((await call(q.baseUrl, "updateClusteringRules", { body: rules(at) })).status).toBe(
+          200,
+        );
+        const refused = await call(q.baseUrl, "updateClusteringRules", { body: rules(past) });
+        expect(refused.status).toBe(422);
+        expectErrorBody(refused);
+      } finally {
+        await q.close();
+      }
+    },
+  );
+
+  it("limits on numbers, its own 400/422, its own login-user statuses, generic messages", async () => {
+    const q = await startHandProvider({
+      credentials: CREDENTIALS,
+      limits: [{ at: "data.badge", maximum: 99, status: 400 }],
+      bodyStatuses: { pushToUserDevices: { "wrong-type": 422 } },
+      fieldStatuses: { "data.sound": 400 },
+      loginUserStatuses: { otherLoginApp: 404 },
+      genericMessages: true,
+    });
+    const push = (data: Record<string, unknown>, id = "user-1") =>
+      call(q.baseUrl, "pushToUserDevices", {
+        id,
+        body: { data: { ...validPush().data, ...data } },
+      });
+    try {
+      await setState(q.statesUrl, "a login user exists", { id: "user-1" });
+      await setState(q.statesUrl, "a login user of another login app exists", { id: "other-1" });
+      expect((await push({ badge: 99 })).status).toBe(200);
+      expect((await push({ badge: 100 })).status).toBe(400);
+      const wrong = await push({ title: 1 });
+      expect(wrong.status).toBe(422);
+      expect(expectErrorBody(wrong).errors).toEqual(["The request is invalid"]);
+      expect((await push({ sound: 1 })).status).toBe(400);
+      expect((await push({}, "other-1")).status).toBe(404);
+      expect((await push({}, "nobody")).status).toBe(404);
+    } finally {
+      await q.close();
+    }
+  });
+
   it("uniqueNames: a name held is 422; a new one is 201; the state frees it", async () => {
     const q = await startHandProvider({ credentials: CREDENTIALS, uniqueNames: true });
     try {

@@ -1,7 +1,10 @@
 import { Buffer } from "node:buffer";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fc, test } from "@fast-check/vitest";
 import { classifyRequestBody, type DetailedOperationId } from "@idp/contracts";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { hasLoneSurrogate, isWellFormed, jsonStrings } from "../test/support/json-walk.ts";
 import { CLI_OPERATIONS, type GenOptions, parseGenArgs } from "./gen-args.ts";
 import { genLines } from "./gen-command.ts";
@@ -176,6 +179,61 @@ describe("every idp-gen line is valid UTF-8 JSON, with no lone surrogate in what
       const { raw, body } = record as { raw?: boolean; body?: unknown };
       // A raw body is text to send: it must be well-formed itself (and, when JSON, inside too).
       if (raw === true) expect(isWellFormed(String(body))).toBe(true);
+    }
+  });
+});
+
+describe("idp-gen --profile with a string bound's unit (conformance.md §6)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "idp-gen-unit-"));
+  const file = join(dir, "utf16.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: "utf16 keywords",
+      bounds: {
+        "rules.features.*.labels[].keywords[]": { maxLength: 5, unit: "utf16", status: 422 },
+      },
+    }),
+  );
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const keywords = (rules: unknown): string[] =>
+    Object.values(
+      (rules as { rules: { features: Record<string, { labels: { keywords: string[] }[] }> } }).rules
+        .features,
+    ).flatMap((f) => f.labels.flatMap((l) => l.keywords));
+
+  it("prints valid lines within 5 UTF-16 units, some at 5 units of 3-byte characters", () => {
+    const lines = [
+      ...genLines(
+        options(["clustering-rules", "--profile", file, "--count", "200", "--seed", "5"]),
+      ),
+    ];
+    const all = lines.flatMap((l) => keywords(JSON.parse(l)));
+    for (const k of all) expect(k.length).toBeLessThanOrEqual(5);
+    expect(all.some((k) => k.length === 5 && Buffer.byteLength(k) === 15)).toBe(true);
+  });
+
+  it("prints invalid lines one UTF-16 unit or a few past it, expecting the bound's status", () => {
+    const lines = [
+      ...genLines(
+        options([
+          "clustering-rules",
+          "--invalid",
+          "--profile",
+          file,
+          "--count",
+          "400",
+          "--seed",
+          "6",
+        ]),
+      ),
+    ].map((l) => JSON.parse(l) as { body: unknown; expectedStatus: number; violation: string });
+    const past = lines.filter((l) => l.violation.includes("past the profile's maxLength 5"));
+    expect(past.length).toBeGreaterThan(0);
+    for (const l of past) {
+      expect(l.expectedStatus).toBe(422);
+      expect(l.violation).toMatch(/: \d+ UTF-16 units, past/);
+      expect(Math.max(...keywords(l.body).map((k) => k.length))).toBeGreaterThan(5);
     }
   });
 });

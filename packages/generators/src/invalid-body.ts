@@ -8,14 +8,16 @@ import {
   defaultProfile,
   detailedOperations,
   formatPath,
+  lengthIn,
   operationOfBound,
   requestShapeFor,
+  UNIT_WORDS,
   type ViolationKind,
 } from "@idp/contracts";
 import fc from "fast-check";
 import type { z } from "zod";
 import { cloneJson } from "./_internal/clone.ts";
-import { fitBounds, fitBoundsAt, prefixCodePoints } from "./_internal/fit.ts";
+import { fitBounds, fitBoundsAt, prefixIn } from "./_internal/fit.ts";
 import {
   anyKey,
   anyString,
@@ -27,6 +29,7 @@ import { locate, picksArb, setAt } from "./_internal/locate.ts";
 import { collectSlots, type Slot } from "./_internal/slots.ts";
 import { VALUES_IN_USE, valuesInUseFor } from "./_internal/spec-values.ts";
 import { codePointBoundary } from "./_internal/unicode.ts";
+import { lightText } from "./_internal/unit-text.ts";
 import { defOf, numberDomain } from "./_internal/zod-def.ts";
 import { GeneratorError } from "./errors.ts";
 import { validBodyArb } from "./valid-body.ts";
@@ -289,8 +292,10 @@ type OverBound = (current: unknown) => { value: unknown; what: string };
 
 /**
  * Makes the value at a bound's path go past it by `extra` + 1 (`extra` shrinks to 0): a longer
- * string (the current one's code points repeated), more items or keys (copies of the current
- * ones, or fresh valid ones), or a number beyond the minimum or maximum.
+ * string in the bound's unit (the current one's characters repeated, or the characters lightest in
+ * the other units: astral ones past a UTF-16 bound, multi-byte ones past a byte bound), more items
+ * or keys (copies of the current ones, or fresh valid ones), or a number beyond the minimum or
+ * maximum.
  */
 function overBoundArb(
   key: BoundPath,
@@ -302,16 +307,28 @@ function overBoundArb(
   const kind = BOUND_PATHS[key];
   if (kind === "string" && bound.maxLength !== undefined) {
     const n = bound.maxLength;
-    return fc.tuple(extra, anyString).map(([e, filler]) => (current: unknown) => {
+    const unit = bound.unit ?? "codePoints";
+    const what = (e: number) =>
+      `${n + 1 + e} ${UNIT_WORDS[unit]}, past the profile's maxLength ${n}`;
+    const repeated = fc.tuple(extra, anyString).map(([e, filler]) => (current: unknown) => {
       const seed = [...`${typeof current === "string" ? current : ""}${filler}`];
       const units = seed.length > 0 ? seed : ["x"];
+      const target = n + 1 + e;
       let text = "";
-      for (let i = 0; i <= n + e; i++) text += units[i % units.length];
-      return {
-        value: prefixCodePoints(text, n + 1 + e),
-        what: `${n + 1 + e} code points, past the profile's maxLength ${n}`,
-      };
+      for (let i = 0, used = 0; used < target; i++) {
+        const ch = units[i % units.length] as string;
+        text += ch;
+        used += lengthIn(ch, unit);
+      }
+      // The last character may overshoot (an astral one past a UTF-16 bound): cut, then pad.
+      text = prefixIn(text, target, unit);
+      return { value: text + "x".repeat(target - lengthIn(text, unit)), what: what(e) };
     });
+    const light = fc.tuple(extra, fc.nat({ max: 7 })).map(([e, pick]) => () => ({
+      value: lightText(n + 1 + e, unit, pick),
+      what: what(e),
+    }));
+    return unit === "codePoints" ? repeated : fc.oneof(repeated, light);
   }
   if ((kind === "array" || kind === "map") && bound.maxItems !== undefined) {
     const n = bound.maxItems;

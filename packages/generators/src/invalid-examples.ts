@@ -1,10 +1,17 @@
 import {
+  BOUND_PATH_NAMES,
+  BOUND_PATHS,
+  type Bound,
+  type BoundPath,
   type ContractProfile,
   type DetailedOperationId,
   defaultProfile,
   detailedOperations,
   formatPath,
+  operationOfBound,
   requestShapeFor,
+  UNIT_WORDS,
+  VALUES_IN_USE_KEYS,
 } from "@idp/contracts";
 import type { z } from "zod";
 import { cloneJson } from "./_internal/clone.ts";
@@ -16,6 +23,7 @@ import {
   wrongKindsOf,
 } from "./_internal/json-values.ts";
 import { collectSlots } from "./_internal/slots.ts";
+import { lightText } from "./_internal/unit-text.ts";
 import { defOf, numberDomain } from "./_internal/zod-def.ts";
 import type { InvalidBodyCase } from "./invalid-body.ts";
 
@@ -106,6 +114,58 @@ function pathIn(body: unknown, segments: ReturnType<typeof collectSlots>[number]
 }
 
 /**
+ * Values just past a bound, each with what it is: a string one past `maxLength` in the bound's unit
+ * (of the characters lightest in the other units), one item or key more than `maxItems`, one past
+ * the minimum and the maximum.
+ */
+function pastBound(key: BoundPath, bound: Bound, current: unknown): [unknown, string][] {
+  const kind = BOUND_PATHS[key];
+  const out: [unknown, string][] = [];
+  if (kind === "string" && bound.maxLength !== undefined) {
+    const unit = bound.unit ?? "codePoints";
+    const n = bound.maxLength + 1;
+    out.push([
+      lightText(n, unit),
+      `${n} ${UNIT_WORDS[unit]}, past the profile's maxLength ${n - 1}`,
+    ]);
+  }
+  if (kind === "array" && bound.maxItems !== undefined && Array.isArray(current)) {
+    const n = bound.maxItems + 1;
+    const item = current[0] ?? null;
+    out.push([
+      Array.from({ length: n }, () => cloneJson(item)),
+      `${n} items, past the profile's maxItems ${n - 1}`,
+    ]);
+  }
+  if (kind === "map" && bound.maxItems !== undefined && current && typeof current === "object") {
+    const n = bound.maxItems + 1;
+    const item = Object.values(current)[0] ?? {};
+    const map = Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [i === 0 ? "k" : `k~${i}`, cloneJson(item)]),
+    );
+    out.push([map, `${n} keys, past the profile's maxItems ${n - 1}`]);
+  }
+  if (kind === "integer" || kind === "number") {
+    const step = kind === "integer" ? 1 : 0.5;
+    if (bound.maximum !== undefined) {
+      const v =
+        kind === "integer"
+          ? Math.floor(bound.maximum) + 1
+          : bound.maximum + Math.max(step, Math.abs(bound.maximum) * 1e-9);
+      out.push([v, `${v}, past the profile's maximum ${bound.maximum}`]);
+    }
+    if (bound.minimum !== undefined) {
+      const v =
+        kind === "integer"
+          ? Math.ceil(bound.minimum) - 1
+          : bound.minimum - Math.max(step, Math.abs(bound.minimum) * 1e-9);
+      out.push([v, `${v}, past the profile's minimum ${bound.minimum}`]);
+    }
+  }
+  return out;
+}
+
+/**
  * Invalid bodies of an operation, one per place and JSON kind: a fixed, full valid body with the
  * value at one tabulated place replaced by a value of each kind it does not have (wrong-type), and
  * the wrapper and the whole body replaced by each kind that is not an object. Only the kinds the
@@ -154,8 +214,38 @@ export function invalidBodyExamples(
         path: [wrapper],
       });
     }
+  const slots = collectSlots(shape);
+  // Each bound, just past it once: a provider that counts another unit than the profile's is found
+  // for sure (an astral string one UTF-16 unit past the bound has half as many code points).
+  for (const key of BOUND_PATH_NAMES) {
+    const bound = profile.bounds[key];
+    const slot = slots.find((s) => s.pattern === key);
+    if (!bound || !slot || operationOfBound(key) !== operation) continue;
+    // A value in use made longer is not in use either: two violations, not one.
+    if ((VALUES_IN_USE_KEYS as readonly string[]).includes(key)) continue;
+    const path = pathIn(base, slot.segments);
+    if (!path) continue;
+    let parent: Record<string | number, unknown> = base;
+    for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+    const last = path[path.length - 1] as string | number;
+    for (const [value, what] of pastBound(key, bound, parent[last])) {
+      const body = cloneJson(base);
+      let at: Record<string | number, unknown> = body;
+      for (const step of path.slice(0, -1)) at = at[step] as Record<string | number, unknown>;
+      at[last] = value;
+      out.push({
+        body,
+        raw: false,
+        expectedStatus: bound.status,
+        violation: `${formatPath(path)}: ${what}`,
+        kind: "out-of-bounds",
+        path,
+        bound: `bounds.${key}`,
+      });
+    }
+  }
   if (!profile.asserted.has("wrong-type")) return out;
-  for (const slot of collectSlots(shape)) {
+  for (const slot of slots) {
     if (slot.segments.length < 2) continue; // the wrapper: above
     const path = pathIn(base, slot.segments);
     if (!path) continue;

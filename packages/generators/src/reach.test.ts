@@ -204,3 +204,84 @@ describe("bounds a profile pins (conformance.md §6)", () => {
     },
   );
 });
+
+describe("a string bound's unit (conformance.md §6: codePoints, utf16, bytes)", () => {
+  const KEYWORD = "rules.features.*.labels[].keywords[]";
+  const units = ["codePoints", "utf16", "bytes"] as const;
+  // The measures restated by hand: the oracle is not @idp/contracts' lengthIn.
+  const measure = {
+    codePoints: (s: string) => [...s].length,
+    utf16: (s: string) => s.length,
+    bytes: (s: string) => Buffer.byteLength(s, "utf8"),
+  };
+  const profileOf = (unit: (typeof units)[number]) =>
+    profileFromFile(
+      { name: unit, bounds: { [KEYWORD]: { maxLength: 10, unit, status: 422 } } },
+      `${unit}.json`,
+    );
+  const keywordsOf = (body: unknown): string[] =>
+    Object.values(
+      (body as { rules: { features: Record<string, { labels: { keywords: string[] }[] }> } }).rules
+        .features,
+    ).flatMap((f) => f.labels.flatMap((l) => l.keywords));
+
+  it.each(units)(
+    "%s: valid bodies keep within it, and some reach it exactly with characters heavier in the other units",
+    (unit) => {
+      const profile = profileOf(unit);
+      const bodies = fc.sample(validBodyArb("updateClusteringRules", { profile }), {
+        numRuns: 150,
+        seed: 21,
+      });
+      const keywords = bodies.flatMap(keywordsOf);
+      for (const body of bodies)
+        expect(classifyJsonBody("updateClusteringRules", body, profile).outcome).toBe("valid");
+      for (const k of keywords) expect(measure[unit](k)).toBeLessThanOrEqual(10);
+      // At the limit, as heavy as can be in the other units: at a code-point bound 20 UTF-16 units
+      // (every character astral), at a UTF-16 bound 30 bytes (every one CJK); a provider counting
+      // those refuses them. About one body in three has one.
+      const heavy = { codePoints: measure.utf16, utf16: measure.bytes, bytes: measure.codePoints };
+      const most = { codePoints: 20, utf16: 30, bytes: 10 }[unit];
+      const edged = bodies.filter((b) =>
+        keywordsOf(b).some((k) => measure[unit](k) === 10 && heavy[unit](k) === most),
+      );
+      expect(edged.length).toBeGreaterThan(bodies.length / 5);
+    },
+  );
+
+  it.each(units)(
+    "%s: invalid bodies go just past it in that unit, some within it in the other units",
+    (unit) => {
+      const profile = profileOf(unit);
+      const examples = invalidBodyExamples("updateClusteringRules", { profile }).filter(
+        (c) => c.kind === "out-of-bounds",
+      );
+      const generated = fc
+        .sample(invalidBodyArb("updateClusteringRules", { profile }), { numRuns: 600, seed: 22 })
+        .filter((c) => c.kind === "out-of-bounds");
+      expect(examples).toHaveLength(1);
+      expect(generated.length).toBeGreaterThan(5);
+      const pastOf = (c: (typeof examples)[number]) => {
+        const over = keywordsOf(c.body).filter((k) => measure[unit](k) > 10);
+        expect(over, c.violation).toHaveLength(1);
+        const [k = ""] = over;
+        expect(measure[unit](k)).toBeLessThanOrEqual(14);
+        expect(c.violation).toContain(
+          { codePoints: "code points", utf16: "UTF-16 units", bytes: "bytes" }[unit],
+        );
+        return k;
+      };
+      // One past a UTF-16 or a byte bound, yet within it in code points (and, past a byte bound,
+      // in UTF-16 units): what a provider counting those accepts. The example always is such a
+      // string; more than half of the generated ones are.
+      for (const past of [examples.map(pastOf), generated.map(pastOf)]) {
+        const light = past.filter(
+          (k) =>
+            (unit === "codePoints" || measure.codePoints(k) <= 10) &&
+            (unit !== "bytes" || measure.utf16(k) <= 10),
+        );
+        if (unit !== "codePoints") expect(light.length).toBeGreaterThan(past.length / 2);
+      }
+    },
+  );
+});

@@ -1,16 +1,22 @@
 import {
+  BOUND_PATH_NAMES,
   type ClusteringRules,
   type ContractProfile,
   type CreateSchemaRequest,
   type DetailedOperationId,
   defaultProfile,
+  operationOfBound,
   requestShapeFor,
   type UserPublishRequest,
+  VALUES_IN_USE_KEYS,
 } from "@idp/contracts";
 import fc from "fast-check";
-import { fitBounds, fitBytes, hasBoundsFor } from "./_internal/fit.ts";
+import { fitBounds, fitBoundsAt, fitBytes, hasBoundsFor } from "./_internal/fit.ts";
+import { locate, picksArb, setAt } from "./_internal/locate.ts";
+import { collectSlots } from "./_internal/slots.ts";
 import { valuesInUseFor } from "./_internal/spec-values.ts";
 import { textUnitArb, UNICODE_CATEGORIES } from "./_internal/stress-text.ts";
+import { heavyText } from "./_internal/unit-text.ts";
 import { GeneratorError } from "./errors.ts";
 import { zodArbitrary } from "./zod-arbitrary.ts";
 
@@ -43,15 +49,61 @@ export function validBodyArb(
   return withinBounds(operation, arb, profile);
 }
 
-/** Bodies brought within the profile's bounds (a map, so shrinking is unchanged). */
+/**
+ * Bodies brought within the profile's bounds (a map, so shrinking is unchanged); one in three, when
+ * the operation has string bounds, with one string exactly at its bound's `maxLength`, of the
+ * characters heaviest in the other units (astral ones at a code-point bound, CJK ones at a UTF-16
+ * bound): a provider that counts another unit than the profile's refuses it.
+ */
 function withinBounds(
   operation: DetailedOperationId,
   arb: fc.Arbitrary<unknown>,
   profile: ContractProfile,
 ): fc.Arbitrary<unknown> {
-  return hasBoundsFor(operation, profile.bounds)
-    ? arb.map((b) => fitBounds(operation, b, profile.bounds))
-    : arb;
+  if (!hasBoundsFor(operation, profile.bounds)) return arb;
+  const fitted = (b: unknown) => fitBounds(operation, b, profile.bounds);
+  const edges = atStringBounds(operation, profile);
+  if (edges === undefined) return arb.map(fitted);
+  return fc
+    .tuple(
+      arb,
+      fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: edges }),
+    )
+    .map(([b, edge]) => (edge ? edge(fitted(b)) : fitted(b)));
+}
+
+/** One string at its bound's maxLength, at one place of its path (created if need be). */
+function atStringBounds(
+  operation: DetailedOperationId,
+  profile: ContractProfile,
+): fc.Arbitrary<(body: unknown) => unknown> | undefined {
+  const slots = collectSlots(requestShapeFor(profile, operation));
+  const overrides = valuesInUseFor(operation, profile);
+  const fit = (pattern: string, v: unknown) => fitBoundsAt(pattern, v, profile.bounds);
+  const edges: fc.Arbitrary<(body: unknown) => unknown>[] = [];
+  for (const key of BOUND_PATH_NAMES) {
+    const bound = profile.bounds[key];
+    if (bound?.maxLength === undefined || operationOfBound(key) !== operation) continue;
+    // A value in use stays one: it is never lengthened.
+    if ((VALUES_IN_USE_KEYS as readonly string[]).includes(key)) continue;
+    const slot = slots.find((s) => s.pattern === key);
+    if (!slot) continue;
+    const { maxLength, unit = "codePoints" } = bound;
+    edges.push(
+      fc
+        .tuple(picksArb(slots, slot, overrides, false, 2, fit), fc.nat({ max: 7 }))
+        .map(([picks, pick]) => (body: unknown) => {
+          const b = body as Record<string, unknown>;
+          // Containers filled on the way are fitted first, then the place is found again.
+          const filled = fitBounds(operation, locate(b, slot, picks).body, profile.bounds);
+          const at = locate(filled as typeof b, slot, picks);
+          setAt(at.parent, at.key, heavyText(maxLength, unit, pick));
+          return fitBounds(operation, at.body, profile.bounds, key);
+        }),
+    );
+  }
+  const [first, ...rest] = edges;
+  return first ? fc.oneof(first, ...rest) : undefined;
 }
 
 /** Constraints of {@link largeValidBodyArb}. */

@@ -1,4 +1,5 @@
 import { CliError } from "@idp/contracts/cli";
+import { PactsCliError } from "./errors.ts";
 
 // One reading of the Pact Broker's settings for every toolkit CLI (idp-pacts, idp-verify): the same
 // values mean the same thing in both. The address is an absolute http(s) URL; user-info in it is
@@ -101,4 +102,71 @@ export function brokerAuthorization(login: BrokerLogin): string {
   return "token" in login
     ? `Bearer ${login.token}`
     : `Basic ${Buffer.from(`${login.username}:${login.password}`, "utf8").toString("base64")}`;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where the Pact Broker is and how to log in (from the environment: `readBrokerSettings`). */
+export interface BrokerSettings {
+  readonly baseUrl: string;
+  /** Which credential the CLI will be given; `none` for a broker without auth. */
+  readonly auth: "token" | "basic" | "none";
+  readonly login?: BrokerLogin;
+}
+
+/**
+ * Reads PACT_BROKER_BASE_URL and PACT_BROKER_TOKEN or PACT_BROKER_USERNAME/PASSWORD (or the basic
+ * login in the URL's user-info), as idp-verify reads them (`brokerTarget`); neither is fine (a
+ * broker without authentication).
+ */
+export function readBrokerSettings(env: Env): BrokerSettings {
+  if (blank(env.PACT_BROKER_BASE_URL) === undefined)
+    throw new PactsCliError(
+      "E_CONFIG",
+      "PACT_BROKER_BASE_URL is not set (the Pact Broker's address, e.g. https://pact-broker.example.com)",
+    );
+  let target: BrokerTarget | undefined;
+  try {
+    target = brokerTarget({
+      url: env.PACT_BROKER_BASE_URL,
+      token: env.PACT_BROKER_TOKEN,
+      username: env.PACT_BROKER_USERNAME,
+      password: env.PACT_BROKER_PASSWORD,
+      names: BROKER_ENV_NAMES,
+    });
+  } catch (cause) {
+    if (cause instanceof CliError) throw new PactsCliError("E_CONFIG", cause.message, { cause });
+    throw cause;
+  }
+  const login = (target as BrokerTarget).login;
+  return {
+    baseUrl: (target as BrokerTarget).url,
+    auth: login === undefined ? "none" : "token" in login ? "token" : "basic",
+    ...(login ? { login } : {}),
+  };
+}
+
+/**
+ * What to change when the broker refused a request with `status`, as one line; undefined for a
+ * status that is not a settings problem. `writes`: the request would change the broker.
+ */
+export function brokerRefusal(
+  status: number,
+  settings: BrokerSettings,
+  writes: boolean,
+): string | undefined {
+  if (status === 401) {
+    const who =
+      settings.auth === "none"
+        ? "no credentials were given: set PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD (or PACT_BROKER_TOKEN for PactFlow)"
+        : settings.auth === "basic"
+          ? `check PACT_BROKER_USERNAME/PACT_BROKER_PASSWORD${writes ? "; a read-only user cannot publish or record (use the broker's read-write user)" : ""}`
+          : "check PACT_BROKER_TOKEN";
+    return `the Pact Broker at ${settings.baseUrl} refused the request (401 Unauthorized): ${who}`;
+  }
+  if (status === 400 && settings.auth === "token")
+    return `the Pact Broker at ${settings.baseUrl} refused the bearer token (400 Bad Request): the open-source Pact Broker takes basic auth only; set PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD instead of PACT_BROKER_TOKEN`;
+  if (status === 403)
+    return `the Pact Broker at ${settings.baseUrl} refused the request (403 Forbidden): these credentials may not ${writes ? "write" : "read"} there`;
+  return undefined;
 }

@@ -70,7 +70,11 @@ export type PactsCliErrorCode =
   /** The broker refused the credentials (401, a bearer token on basic auth, 403) (exit 2). */
   | "E_BROKER_REFUSED"
   /** The environment named does not exist on the broker (exit 2). */
-  | "E_ENVIRONMENT";
+  | "E_ENVIRONMENT"
+  /** The broker does not know the pacticipant or the version asked about (exit 2). */
+  | "E_UNKNOWN_PACTICIPANT"
+  /** The broker could not be reached, or answered what a Pact Broker does not (exit 2). */
+  | "E_BROKER_ANSWER";
 
 /** A usage or configuration problem of `idp-pacts`; mapped to exit code 2 in one place. */
 export class PactsCliError extends Error {

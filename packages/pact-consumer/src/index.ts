@@ -8,11 +8,6 @@ export {
   PACT_WRONG_CREDENTIALS,
 } from "@idp/contracts";
 export {
-  type BrokerSettings,
-  type CanIDeployOptions,
-  type ConsumerVersion,
-  canIDeploy,
-  canIDeployArgs,
   listPactFiles,
   type PublishOptions,
   pactBrokerBin,
@@ -20,9 +15,6 @@ export {
   publishPacts,
   type RecordOptions,
   type RunResult,
-  readBrokerSettings,
-  readConsumerVersion,
-  readConsumerVersionNumber,
   recordArgs,
   recordDeployment,
   recordRelease,
@@ -31,12 +23,19 @@ export {
   BROKER_ENV_NAMES,
   type BrokerInput,
   type BrokerLogin,
+  type BrokerSettings,
   type BrokerTarget,
   brokerAuthorization,
   brokerEnv,
   brokerTarget,
+  readBrokerSettings,
 } from "./broker-settings.ts";
 export { IdpClient, type IdpClientOptions } from "./client.ts";
+export {
+  type ConsumerVersion,
+  readConsumerVersion,
+  readConsumerVersionNumber,
+} from "./consumer-version.ts";
 export { type ContractRulesOptions, contractRules, type PathRule } from "./contract-rules.ts";
 export {
   EXAMPLE_CLUSTERING_RULES,
@@ -45,6 +44,21 @@ export {
   INVALID_EXAMPLES,
   type RequestBodies,
 } from "./default-examples.ts";
+export {
+  type BookkeepingFinding,
+  type CanIDeployOptions,
+  type CanIDeployResult,
+  canIDeploy,
+  type DoctorOptions,
+  type DoctorResult,
+  doctor,
+  type EnvironmentAnswer,
+} from "./deploy-check.ts";
+export {
+  DEPLOY_REASONS,
+  type DeployReason,
+  type IntegrationAnswer,
+} from "./deploy-reasons.ts";
 export {
   IdpApiError,
   IdpInteractionError,
@@ -66,3 +80,4 @@ export {
 } from "./interactions.ts";
 export { PACT_CONSUMER, PACT_FILE, PACT_PROVIDER, PACTS_DIR } from "./pact-names.ts";
 export { pactSafe, pactUnsafeReason } from "./pact-safe.ts";
+export { consumerOfPacts } from "./pacts-consumer.ts";

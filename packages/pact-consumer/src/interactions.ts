@@ -17,6 +17,7 @@ import {
 import { contractRules, type PathRule } from "./contract-rules.ts";
 import { INVALID_EXAMPLES, type RequestBodies, VALID_EXAMPLES } from "./default-examples.ts";
 import { IdpInteractionError } from "./errors.ts";
+import { claimInteraction } from "./interaction-keys.ts";
 import { pactUnsafeReason } from "./pact-safe.ts";
 
 /** The documented client cells of the three operations: one builder each (12 in all). */
@@ -244,13 +245,16 @@ export function idpInteraction<Op extends DetailedOperationId, S extends IdpCell
   let comment = options.comment;
   if (invalidCell) {
     const verdict = classifyJsonBody(operation, JSON.parse(JSON.stringify(body)), profile);
-    if (verdict.outcome !== "invalid" || verdict.status !== status)
+    if (verdict.outcome !== "invalid" || verdict.status !== status) {
+      const f = findBodyProblem(operation, body, { profile });
+      const at = f
+        ? ` (at ${f.path}: received ${f.received}; the contract expects ${f.expected})`
+        : "";
       refuse(
         where,
-        verdict.outcome === "valid"
-          ? `the example body is valid; expected one a conforming provider answers ${status} (profile ${profile.name})`
-          : `the example body ${verdict.outcome === "invalid" ? `gets ${verdict.status}` : "is unspecified (a provider may accept it)"}: ${verdict.violations[0]?.message}; expected one the profile ${profile.name} maps to ${status}`,
+        `received an example body ${verdict.outcome === "valid" ? "a conforming provider must accept" : verdict.outcome === "invalid" ? `a conforming provider answers ${verdict.status}${at}` : `the spec leaves open: a provider may accept it${at}`}; expected one the profile ${profile.name} maps to ${status}`,
       );
+    }
     comment ??=
       verdict.outcome === "invalid" ? `example body: ${verdict.violation.message}` : undefined;
     requestRules = INVALID_BODY_RULES;
@@ -272,35 +276,47 @@ export function idpInteraction<Op extends DetailedOperationId, S extends IdpCell
   };
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (OWNED_HEADERS.has(name.toLowerCase()))
-      refuse(where, `header ${name} is set by the builder; expected other headers only`);
+      refuse(
+        where,
+        `received header ${name}, which the builder sets itself (pact-js would record both); expected other headers only`,
+      );
     headers[name] = value;
   }
 
+  const errorBody = options.errorBody ?? (cell.errorBody as ErrorBodyExample);
+  if (status === 401 && errorBody.error !== AUTHENTICATION_FAILED)
+    refuse(
+      where,
+      `received errorBody.error ${JSON.stringify(errorBody.error)}; expected "${AUTHENTICATION_FAILED}" (R1: a 401's error)`,
+    );
   const id = (options as { id?: string }).id ?? cell.id;
   const op = detailedOperations[operation];
   const path = operationPath(op, id === undefined ? {} : { id });
+  const schemaName = (body as { schema?: { name?: unknown } } | null)?.schema?.name;
+  const params = operation === "createSchema" ? { name: String(schemaName) } : { id: id as string };
+  const description =
+    options.description ?? `${OPERATION_WORDS[operation]}: ${status} for ${cell.words}`;
+  claimInteraction(pact, where, {
+    description,
+    state: cell.state,
+    what: `${operation} ${status}${id !== undefined ? `, id ${JSON.stringify(id)}` : typeof schemaName === "string" ? `, schema.name ${JSON.stringify(schemaName)}` : ""}`,
+    content: JSON.stringify([
+      path,
+      body,
+      options.headers,
+      options.errorBody,
+      comment,
+      cell.state && params,
+    ]),
+  });
   let interaction = pact.addInteraction();
-  if (cell.state) {
-    const params =
-      operation === "createSchema"
-        ? { name: String((body as RequestBodies["createSchema"]).schema.name) }
-        : { id: id as string };
-    interaction = interaction.given(cell.state, params);
-  }
-  interaction = interaction.uponReceiving(
-    options.description ?? `${OPERATION_WORDS[operation]}: ${status} for ${cell.words}`,
-  );
+  if (cell.state) interaction = interaction.given(cell.state, params);
+  interaction = interaction.uponReceiving(description);
   if (comment) interaction = interaction.comment(comment);
   const withRequest = interaction.withRequest(op.method, path, (b) => {
     b.headers(headers).jsonBody(body).matchingRules({ body: requestRules });
   });
   if (status < 400) return withRequest.willRespondWith(status);
-  const errorBody = options.errorBody ?? (cell.errorBody as ErrorBodyExample);
-  if (status === 401 && errorBody.error !== AUTHENTICATION_FAILED)
-    refuse(
-      where,
-      `errorBody.error must be "${AUTHENTICATION_FAILED}" (R1), got "${errorBody.error}"`,
-    );
   return withRequest.willRespondWith(status, (b) => {
     b.headers({ "Content-Type": JSON_CONTENT_TYPE_MATCHER } as never)
       .jsonBody(errorBody)

@@ -15,10 +15,12 @@ import {
   classifyRequestBody,
   DETAILED_OPERATION_IDS,
   type DetailedOperation,
+  type DetailedOperationId,
   defaultProfile,
   detailedOperations,
   errorBodyProblem,
   expectedRejection,
+  findBodyProblem,
   isJsonContentType,
   type ObservedResponse,
   openApiJson,
@@ -250,10 +252,7 @@ export function interactionProblems(
       problems.push(`request: Content-Type is ${reqType ?? "missing"}, expected application/json`);
     const raw = req.body.text ?? JSON.stringify(req.body.json);
     const classification = classifyRequestBody(op.id, raw);
-    const violations =
-      classification.outcome === "valid"
-        ? ""
-        : classification.violations.map((v) => v.message).join("; ");
+    const violations = classification.outcome === "valid" ? "" : bodyWords(op.id, raw);
     if (status === 400 || status === 422) {
       if (classification.outcome === "valid")
         problems.push(
@@ -266,7 +265,7 @@ export function interactionProblems(
       else if (rejectionProblem(op.id, raw, status)) {
         const expected = expectedRejection(op.id, raw);
         problems.push(
-          `request: the body is invalid (${expected?.violation.message}), which gets ${expected?.status} (conformance.md §3), but the pact expects ${status}`,
+          `request: the body is invalid (${violations}), which gets ${expected?.status} (conformance.md §3), but the pact expects ${status}`,
         );
       }
     } else if (status !== 401 && classification.outcome !== "valid") {
@@ -592,4 +591,16 @@ export function renderTriangulation(report: TriangulationReport): string {
       `${report.interactions} interactions in ${report.pactFiles.length} pact files, ${Math.round(report.durationMs)} ms`,
   );
   return `${out.join("\n")}\n`;
+}
+
+/** What a pact's request body breaks, in plain words: `at schema.name: received 42 (an integer); expected a string`. */
+function bodyWords(operation: DetailedOperationId, raw: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return `received text that is not JSON; expected a JSON object`;
+  }
+  const f = findBodyProblem(operation, body, { profile: defaultProfile });
+  return f ? `at ${f.path}: received ${f.received}; expected ${f.expected}` : "";
 }

@@ -232,11 +232,13 @@ describe.skipIf(!HAVE_BROKER)("idp-pacts against the real Pact Broker", () => {
     expect(created.code, created.stdout + created.stderr).toBe(0);
   });
 
-  it("on a detached HEAD, can-i-deploy says no (exit 1) before a verification, and record-* work", async () => {
+  it("on a detached HEAD, can-i-deploy says no (exit 1, never-verified) before a verification, and record-* work", async () => {
     // No PACT_CONSUMER_VERSION or _BRANCH: the version is the detached commit, no branch is needed.
     const no = await idpPacts(["can-i-deploy", "--to-environment", environment], as(reader));
     expect(no.code, no.stdout + no.stderr).toBe(1);
-    expect(no.stdout).toMatch(/Computer says no/);
+    expect(lines(no.stdout).at(-1)).toBe(
+      `can-i-deploy: no, ${PACT_CONSUMER} version ${checkout.sha} may not go to ${environment} (never-verified)`,
+    );
     expect(no.stderr).toContain(
       `idp-pacts: can ${PACT_CONSUMER} version ${checkout.sha} be deployed to ${environment}?`,
     );
@@ -273,16 +275,16 @@ describe.skipIf(!HAVE_BROKER)("idp-pacts against the real Pact Broker", () => {
     expect(await versionsOf("released-versions/currently-supported")).toContain(checkout.sha);
   });
 
-  it("another pacticipant is recorded with its own version; without --version it is exit 2", async () => {
+  it("another pacticipant needs its own version; one the broker does not know is exit 2, not the exit 1 of a no", async () => {
     const bare = await idpPacts(
       ["record-deployment", "--environment", environment, "--pacticipant", PACT_PROVIDER],
       as(writer),
     );
     expect(bare.code).toBe(2);
     expect(lines(bare.stderr)).toEqual([
-      `idp-pacts: --pacticipant ${PACT_PROVIDER} needs --version V (the default version is ${PACT_CONSUMER}'s)`,
+      `idp-pacts: --pacticipant ${PACT_PROVIDER} needs --version V (the default version, the git commit, is that of the consumer the pacts name: ${PACT_CONSUMER})`,
     ]);
-    // The provider has no version yet: the broker refuses, and the CLI's reason is shown (exit 1).
+    // The provider has no version yet: a setup problem, found before the pact-broker CLI runs.
     const unknown = await idpPacts(
       [
         "record-deployment",
@@ -295,8 +297,10 @@ describe.skipIf(!HAVE_BROKER)("idp-pacts against the real Pact Broker", () => {
       ],
       as(writer),
     );
-    expect(unknown.code).toBe(1);
-    expect(unknown.stdout + unknown.stderr).toMatch(/not found|does not exist|No .* found/i);
+    expect(unknown.code).toBe(2);
+    expect(lines(unknown.stderr).at(-1)).toBe(
+      `idp-pacts: the Pact Broker at ${secured.url} does not know version p-${RUN} of ${PACT_PROVIDER}: publish that version's pacts (or, a provider, its verification results) first, or check --version (default: PACT_CONSUMER_VERSION, else the git commit)`,
+    );
   });
 
   it("a bearer token is refused by the open-source broker (400): exit 2 saying to use basic auth", async () => {
@@ -344,7 +348,9 @@ describe.skipIf(!HAVE_BROKER)("idp-pacts against the real Pact Broker", () => {
       expect(created.code, created.stdout + created.stderr).toBe(0);
       const no = await idpPacts(["can-i-deploy", "--to-environment", "staging"], base);
       expect(no.code).toBe(1);
-      expect(no.stdout).toMatch(/There is no verified pact between version open-/);
+      expect(no.stdout).toMatch(
+        /^✗ idp-toolkit-consumer → idp-service in staging: never-verified$/m,
+      );
     },
   );
 
@@ -388,7 +394,7 @@ describe("idp-pacts bin: usage", () => {
   });
 
   it.each([
-    [[], "idp-pacts: missing command: one of publish, can-i-deploy, record-deployment"],
+    [[], "idp-pacts: missing command: one of publish, can-i-deploy, doctor, record-deployment"],
     [["deploy"], 'idp-pacts: unknown command "deploy"'],
     [["record-deploy"], 'unknown command "record-deploy" (did you mean record-deployment?)'],
     [["can-i-deplo"], "(did you mean can-i-deploy?)"],
@@ -403,6 +409,20 @@ describe("idp-pacts bin: usage", () => {
     [["can-i-deploy"], "idp-pacts: --to-environment ENV is missing"],
     [["record-release", "--environment"], "--environment needs a value (ENV)"],
     [["record-deployment"], "idp-pacts: --environment ENV is missing"],
+    [["doctor", "--environment", "x"], "(did you mean --to-environment?)"],
+    [["doctor", "--", "--output", "json"], "doctor reads the broker's API itself"],
+    [
+      ["can-i-deploy", "--to-environment", "x", "--", "--ignore", "y"],
+      "can-i-deploy reads the broker's API itself: after -- it takes only --retry-while-unknown N and --retry-interval S (received --ignore)",
+    ],
+    [
+      ["can-i-deploy", "--to-environment", "x", "--retry-while-unknown", "many"],
+      '--retry-while-unknown must be a whole number of at least 0 (received "many")',
+    ],
+    [
+      ["can-i-deploy", "--to-environment", "x", "--pacts-dir", "/nonexistent-pacts"],
+      "no --pacticipant, and no pact folder /nonexistent-pacts to take the consumer's name from",
+    ],
   ])("%j: exit 2, one line on stderr, nothing on stdout", async (args, line) => {
     const r = await idpPacts(args, env);
     expect(r.code).toBe(2);

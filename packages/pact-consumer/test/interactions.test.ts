@@ -176,12 +176,34 @@ describe("idpInteraction refuses, when the test is written", () => {
           body: INVALID_EXAMPLES.createSchema[422],
         }),
       ),
-    ).toContain("gets 422");
+    ).toBe(
+      "createSchema 400 interaction: received an example body a conforming provider answers 422 (at schema.name: received 42 (an integer); the contract expects a string); expected one the profile default maps to 400",
+    );
     expect(
       refused(() =>
         idpInteraction(pact, "createSchema", 422, { body: VALID_EXAMPLES_FOR_TESTS.createSchema }),
       ),
-    ).toContain("the example body is valid");
+    ).toBe(
+      "createSchema 422 interaction: received an example body a conforming provider must accept; expected one the profile default maps to 422",
+    );
+    const { permissions: _p, ...partial } = EXAMPLE_CREATE_SCHEMA.schema;
+    expect(
+      refused(() => idpInteraction(pact, "createSchema", 422, { body: { schema: partial } })),
+    ).toBe(
+      "createSchema 422 interaction: received an example body the spec leaves open: a provider may accept it (at schema.permissions: received absent; the contract expects present (the spec tabulates this field)); expected one the profile default maps to 422",
+    );
+  });
+
+  it("a 401 error body whose error is not authentication_failed (R1)", () => {
+    expect(
+      refused(() =>
+        idpInteraction(pact, "createSchema", 401, {
+          errorBody: { error: "unauthorized", error_description: "no", errors: [] },
+        }),
+      ),
+    ).toBe(
+      'createSchema 401 interaction: received errorBody.error "unauthorized"; expected "authentication_failed" (R1: a 401\'s error)',
+    );
   });
 
   it("an example Pact's core cannot carry unchanged", () => {
@@ -198,12 +220,83 @@ describe("idpInteraction refuses, when the test is written", () => {
           headers: { "content-type": "application/json" },
         }),
       ),
-    ).toContain("header content-type is set by the builder");
+    ).toContain(
+      "received header content-type, which the builder sets itself (pact-js would record both); expected other headers only",
+    );
   });
 
   it("a cell the operation does not document", () => {
     expect(refused(() => idpInteraction(pact, "updateClusteringRules", 400 as never))).toContain(
       "expected one of 200, 401, 422",
     );
+  });
+});
+
+describe("idpInteraction keeps every interaction of a pact (Pact keeps one per description and state)", () => {
+  const message = (build: () => unknown): string => {
+    try {
+      build();
+    } catch (e) {
+      expect(e).toBeInstanceOf(IdpInteractionError);
+      return (e as Error).message;
+    }
+    throw new Error("expected IdpInteractionError");
+  };
+  /** A valid push to the login user `id`, as the consumer's client sends it. */
+  const push = (url: string, id: string) =>
+    send(url, "pushToUserDevices", EXAMPLE_PUSH, PACT_PLACEHOLDER_AUTHORIZATION, id);
+  const recorded = (consumer: string) =>
+    (
+      JSON.parse(readFileSync(join(dir, `${consumer}-idp-service.json`), "utf8")) as {
+        interactions: { description: string; request: { path: string } }[];
+      }
+    ).interactions.map((i) => `${i.description} ${i.request.path}`);
+
+  it("refuses a second interaction of one cell with the same description and state, naming both", async () => {
+    const pact = newPact("builders-duplicate");
+    const first = idpInteraction(pact, "pushToUserDevices", 200, { id: "u-1" });
+    const text = message(() => idpInteraction(pact, "pushToUserDevices", 200, { id: "u-2" }));
+    expect(text).toBe(
+      `pushToUserDevices 200 interaction: received a second interaction "push to user devices: 200 for a valid notification to a login user" given "a login user exists" (pushToUserDevices 200, id "u-2"); the pact already holds one with that description and provider state (pushToUserDevices 200, id "u-1"), and Pact keeps only the last of the two; expected a description of its own, e.g. { description: "push to user devices: 200 for a valid notification to a login user (pushToUserDevices 200, id 'u-2')" }`,
+    );
+    // The first is untouched: it records and its test runs.
+    await first.executeTest(async (mock) => expect(await push(mock.url, "u-1")).toBe(200));
+    expect(recorded("builders-duplicate")).toEqual([
+      "push to user devices: 200 for a valid notification to a login user /marketing/push_notifications/login/users/u-1/publish",
+    ]);
+  });
+
+  it("records variants of one cell, each with its own description; an identical one again is no loss", async () => {
+    const pact = newPact("builders-variants");
+    for (const id of ["u-1", "u-2"])
+      await idpInteraction(pact, "pushToUserDevices", 200, {
+        id,
+        description: `push to user devices: 200 for a valid notification to login user ${id}`,
+      }).executeTest(async (mock) => expect(await push(mock.url, id)).toBe(200));
+    // A retried test builds the same interaction again: nothing is lost, so it is not refused.
+    expect(() =>
+      idpInteraction(pact, "pushToUserDevices", 200, {
+        id: "u-1",
+        description: "push to user devices: 200 for a valid notification to login user u-1",
+      }),
+    ).not.toThrow();
+    expect(recorded("builders-variants")).toHaveLength(2);
+  });
+
+  it("tells stateless interactions apart by description alone, and states by name", () => {
+    const pact = newPact("builders-stateless");
+    idpInteraction(pact, "createSchema", 401);
+    expect(
+      message(() =>
+        idpInteraction(pact, "createSchema", 401, { body: { schema: "anything" } as never }),
+      ),
+    ).toContain(
+      '(createSchema 401); the pact already holds one with that description and provider state (createSchema 401, schema.name "customers")',
+    );
+    // One description under two states: two interactions for Pact, so both are kept.
+    idpInteraction(pact, "pushToUserDevices", 200, { description: "push" });
+    expect(() =>
+      idpInteraction(pact, "pushToUserDevices", 404, { description: "push" }),
+    ).not.toThrow();
   });
 });

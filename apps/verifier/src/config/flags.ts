@@ -232,6 +232,13 @@ export const FLAGS = {
     description:
       "remove the schemas this run created, and only those (conformance.md §8); the clustering rules are put back either way",
   },
+  learn: {
+    type: "string",
+    value: "PATH",
+    group: "output",
+    description:
+      "after the checks, ask the provider how it reads the spec's gaps and write a profile file there that extends --profile and pins what it did consistently, each key with its evidence (conformance.md §6); the exit status stays the run's own",
+  },
   report: {
     type: "string",
     multiple: true,

@@ -235,10 +235,7 @@ function pactsPart(values: Values, from: From, cwd: string): PactsPart {
   if (providerBranch !== undefined && providerBranch.trim() === "")
     throw new CliError("--provider-branch must not be empty");
   const wipSince = values["include-wip-pacts-since"];
-  if (wipSince !== undefined && Number.isNaN(Date.parse(wipSince)))
-    throw new CliError(
-      `--include-wip-pacts-since must be a date, e.g. 2025-01-01 (received ${JSON.stringify(wipSince)})`,
-    );
+  if (wipSince !== undefined) checkWipSince(wipSince, Date.now());
   // WIP pacts are pending by definition: a consumer's work in progress never fails the build.
   const enablePending = values["enable-pending"] === true || wipSince !== undefined;
   // Pact sends providerVersionBranch "" without a branch, which a broker refuses with pending/WIP.
@@ -246,15 +243,24 @@ function pactsPart(values: Values, from: From, cwd: string): PactsPart {
     throw new CliError(
       "--enable-pending and --include-wip-pacts-since need --provider-branch (the broker works out pending and WIP pacts per provider branch)",
     );
+  const selectors =
+    values["consumer-version-selectors"] !== undefined
+      ? parseFlagValues(selectorsSchema, values["consumer-version-selectors"])
+      : undefined;
+  // The broker matches a consumer branch to the provider's: without one, it selects nothing.
+  if (selectors?.some((s) => s.matchingBranch === true) && !providerBranch)
+    throw new CliError(
+      '--consumer-version-selectors: {"matchingBranch": true} needs --provider-branch (the broker selects the consumer branch named like the provider\'s branch)',
+    );
   const broker: BrokerSource | undefined =
     target && explicit.length === 0
       ? {
           url: target.url,
           ...(brokerAuth ? { auth: brokerAuth } : {}),
-          consumerVersionSelectors:
-            values["consumer-version-selectors"] !== undefined
-              ? parseFlagValues(selectorsSchema, values["consumer-version-selectors"])
-              : [{ mainBranch: true }, { deployedOrReleased: true }],
+          consumerVersionSelectors: selectors ?? [
+            { mainBranch: true },
+            { deployedOrReleased: true },
+          ],
           enablePending,
           ...(wipSince !== undefined ? { includeWipPactsSince: wipSince } : {}),
           ...(providerBranch ? { providerBranch } : {}),
@@ -285,6 +291,24 @@ function pactsPart(values: Values, from: From, cwd: string): PactsPart {
     ...(pactUrlAuth ? { pactUrlAuth } : {}),
     ...(publish ? { publish } : {}),
   };
+}
+
+/** The furthest back `--include-wip-pacts-since` may reach (conformance.md §5). */
+export const WIP_MAX_DAYS = 90;
+
+/** A WIP date is a date, at most WIP_MAX_DAYS back from `now` (older branches are not in progress). */
+function checkWipSince(since: string, now: number): void {
+  const at = Date.parse(since);
+  const example = new Date(now - 30 * 86_400_000).toISOString().slice(0, 10);
+  if (Number.isNaN(at))
+    throw new CliError(
+      `--include-wip-pacts-since must be a date, e.g. ${example} (received ${JSON.stringify(since)})`,
+    );
+  const days = Math.floor((now - at) / 86_400_000);
+  if (days > WIP_MAX_DAYS)
+    throw new CliError(
+      `--include-wip-pacts-since ${since} is ${days} days back; expected a date at most ${WIP_MAX_DAYS} days back, e.g. ${example} (every consumer branch since then would be verified as work in progress)`,
+    );
 }
 
 // --- what to check, and how ----------------------------------------------------------------------
@@ -379,11 +403,23 @@ const outputSchema = (cwd: string) =>
       report: z.array(reportSchema(cwd)).optional(),
       "replay-dir": z.string().optional(),
       har: z.string().optional(),
+      learn: z.string().optional(),
+      shard: z.string().optional(),
     })
     .transform((v, ctx) => {
       if (v["replay-dir"] === "") return issue(ctx, "--replay-dir needs a directory (DIR)");
       if (v.har === "") return issue(ctx, "--har needs a file (FILE)");
+      if (v.learn === "") return issue(ctx, "--learn needs a file (PATH) to write the profile to");
+      if (v.learn !== undefined && v.shard !== undefined)
+        return issue(
+          ctx,
+          "--learn asks the whole provider how it reads the gaps; it does not go with --shard (run it once, unsharded)",
+        );
       return {
+        /** `--learn PATH`: where to write the learned profile (conformance.md §6), and as given. */
+        ...(v.learn !== undefined
+          ? { learn: { path: resolve(cwd, v.learn), given: v.learn } }
+          : {}),
         reports: v.report ?? [],
         ...(v["replay-dir"] !== undefined ? { replayDir: resolve(cwd, v["replay-dir"]) } : {}),
         ...(v.har !== undefined ? { harPath: resolve(cwd, v.har) } : {}),
@@ -449,6 +485,10 @@ export function parseConfig(
       profileArg,
       cwd,
     };
+    if (config.publish && config.provider.kind === "embedded")
+      throw new CliError(
+        "--publish-verification-results needs --provider-url: without it the embedded reference provider is verified, not your provider, so nothing of yours would be verified while the broker recorded a result under --provider-version",
+      );
     return { kind: "run", config };
   } catch (e) {
     if (e instanceof CliError) throw new VerifyError("E_CONFIG", e.message, { cause: e });

@@ -1,4 +1,5 @@
-import type { BrokerAuth } from "../config/parse.ts";
+import { z } from "zod";
+import type { BrokerAuth, BrokerSource } from "../config/parse.ts";
 import { authorizationOf } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
 import type { ProxySettings } from "../http/settings.ts";
@@ -29,48 +30,98 @@ export function brokerRefusalHint(status: number, auth: BrokerAuth | undefined):
 export const refusalText = (status: number, auth: BrokerAuth | undefined): string =>
   `${status}${REASONS[status] ? ` ${REASONS[status]}` : ""}${brokerRefusalHint(status, auth)}`;
 
+/** The provider every pact of the toolkit names. */
+const PROVIDER = "idp-service";
+
+const ForVerification = z.object({
+  _embedded: z.object({ pacts: z.array(z.unknown()) }).optional(),
+});
+
 /**
- * Before the first request to the provider: the broker answers its index with this login. A
- * broker that cannot be reached or refuses the login is exit 2 at once, saying what to change.
+ * Before the first request to the provider: the broker answers its index with this login, and its
+ * pacts-for-verification resource with at least one pact for this run's selection (conformance.md
+ * §5). A broker that cannot be reached or refuses the login, or selectors that select no pact, are
+ * exit 2 at once, saying what to change.
  */
-export async function checkBrokerLogin(
-  url: string,
-  auth: BrokerAuth | undefined,
+export async function checkBrokerSelection(
+  broker: BrokerSource,
   options: {
     readonly timeoutMs: number;
     readonly secrets: Secrets;
     readonly proxy?: ProxySettings;
   },
 ): Promise<void> {
+  const { url, auth } = broker;
   const u = new URL(url);
+  const base = u.pathname.replace(/\/+$/, "");
   const pool = transportFor(u.origin, {
     connections: 1,
     timeoutMs: options.timeoutMs,
     proxy: options.proxy ?? {},
   });
-  try {
+  const headers = {
+    accept: "application/hal+json",
+    ...(auth ? { authorization: authorizationOf(auth) } : {}),
+  };
+  const ask = async (method: string, path: string, body?: string) => {
     const res = await pool.send(
       {
-        method: "GET",
-        path: `${u.pathname.replace(/\/+$/, "")}/`,
-        headers: {
-          accept: "application/hal+json",
-          ...(auth ? { authorization: authorizationOf(auth) } : {}),
-        },
+        method,
+        path,
+        headers: body ? { ...headers, "content-type": "application/json" } : headers,
+        ...(body ? { body } : {}),
       },
-      { timeoutMs: options.timeoutMs, maxBodyBytes: 64 * 1024 },
+      { timeoutMs: options.timeoutMs, maxBodyBytes: 4 * 1024 * 1024 },
     );
     if (res.kind === "transport-error")
       throw new VerifyError(
         "E_PACT_UNREADABLE",
         `cannot reach the Pact Broker at ${url}: ${res.code}: ${options.secrets.scrub(res.message)}`,
       );
-    if (res.status >= 400)
+    if (res.status >= 400 && res.status !== 404)
       throw new VerifyError(
         "E_PACT_UNREADABLE",
-        `the Pact Broker at ${url} answered ${refusalText(res.status, auth)}`,
+        `the Pact Broker at ${url} answered ${method} ${path} with ${refusalText(res.status, auth)}`,
+      );
+    return res;
+  };
+  try {
+    await ask("GET", `${base}/`);
+    const selection = {
+      consumerVersionSelectors: broker.consumerVersionSelectors,
+      includePendingStatus: broker.enablePending,
+      ...(broker.includeWipPactsSince ? { includeWipPactsSince: broker.includeWipPactsSince } : {}),
+      ...(broker.providerBranch ? { providerVersionBranch: broker.providerBranch } : {}),
+    };
+    const res = await ask(
+      "POST",
+      `${base}/pacts/provider/${PROVIDER}/for-verification`,
+      JSON.stringify(selection),
+    );
+    let count = 0;
+    if (res.status !== 404) {
+      const parsed = ForVerification.safeParse(safeJson(res.body.toString("utf8")));
+      if (!parsed.success)
+        throw new VerifyError(
+          "E_PACT_UNREADABLE",
+          `the Pact Broker at ${url} answered its pacts for verification with something else than {"_embedded": {"pacts": [...]}}`,
+        );
+      count = parsed.data._embedded?.pacts.length ?? 0;
+    }
+    if (count === 0)
+      throw new VerifyError(
+        "E_NO_PACTS",
+        `the selectors select no pact: the Pact Broker at ${url} has no pact for ${PROVIDER} matching --consumer-version-selectors ${JSON.stringify(broker.consumerVersionSelectors)}${broker.includeWipPactsSince ? ` nor a work-in-progress pact since ${broker.includeWipPactsSince}` : ""}; check the selectors (a branch or environment name), or publish the consumers' pacts first`,
       );
   } finally {
     await pool.destroy();
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -405,6 +405,7 @@ function toResults(
               name: o.consumer,
               ...(origin?.versions.length ? { version: origin.versions.join(", ") } : {}),
               ...(origin?.branches.length ? { branch: origin.branches.join(", ") } : {}),
+              pending: o.pending,
             },
           }
         : {}),

@@ -1,6 +1,6 @@
 import type { Config } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
-import { checkBrokerLogin } from "../pact/broker.ts";
+import { checkBrokerSelection } from "../pact/broker.ts";
 import { loadPacts, type PactFile } from "../pact/files.ts";
 import { PACT_PREFIX } from "../pact/ids.ts";
 import { selects } from "../plan.ts";
@@ -15,8 +15,9 @@ export interface Sources {
 const sourceText = (s: Config["pacts"][number]) => (s.kind === "path" ? s.path : s.url);
 
 /**
- * Reads the pact files and URLs, or checks the broker's login: an unreadable or empty source, or a
- * broker that refuses the login, is exit 2 before the first request to the provider.
+ * Reads the pact files and URLs, or checks the broker's login and selection: an unreadable or empty
+ * source, a broker that refuses the login, or selectors that select no pact, are exit 2 before the
+ * first request to the provider.
  */
 export async function readSources(config: Config, run: RunContext): Promise<Sources> {
   const pactWanted =
@@ -25,7 +26,7 @@ export async function readSources(config: Config, run: RunContext): Promise<Sour
   if (!pactWanted) return { files: [] };
   const net = { timeoutMs: config.timeoutMs, secrets: run.secrets, proxy: config.transport.proxy };
   if (config.broker) {
-    await checkBrokerLogin(config.broker.url, config.broker.auth, net);
+    await checkBrokerSelection(config.broker, net);
     return { files: [] };
   }
   let files: PactFile[];

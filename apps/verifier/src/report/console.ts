@@ -1,8 +1,10 @@
+import { renderLearn } from "../learn/render.ts";
 import type { CheckResult, CheckStatus, VerifyReport } from "../results.ts";
 import { type Paint, PLAIN } from "../terminal/colour.ts";
 import {
   deploymentText,
   failureLines,
+  pactOriginLines,
   restoreLines,
   runsText,
   seconds,
@@ -61,6 +63,7 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
   out.push(`left as found: ${restoreLines(report).join("; ")}`);
   const states = statesText(report);
   if (states) out.push(states);
+  for (const line of pactOriginLines(report)) out.push(`pact of ${line}`);
   for (const w of report.warnings) out.push(w);
   const byId = new Map(report.checks.map((c) => [c.id, c]));
   const failed = report.checks.filter((c) => c.status === "failed");
@@ -135,6 +138,7 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
         })
         .join("")}`,
     );
+  if (report.learn) out.push("", ...renderLearn(report.learn));
   out.push("", verdictText(report, paint));
   return `${out.join("\n")}\n`;
 }

@@ -70,6 +70,31 @@ export function ruleSentence(
   return sentence(check.title.replace(/>= ?(\d+)/g, "with a status of $1 or more"));
 }
 
+/**
+ * Whose pact an interaction is, as every report prints it (conformance.md §5):
+ * `consumer shop-backend version 1f2e3d, branch main, not pending`.
+ */
+export function pactOriginText(c: NonNullable<CheckResult["consumer"]>): string {
+  return `consumer ${c.name} version ${c.version ?? "(not named: a pact file)"}, branch ${c.branch ?? "(not named)"}, ${c.pending ? "pending" : "not pending"}`;
+}
+
+/** One line per pact of the run: its origin and how its interactions ended. */
+export function pactOriginLines(report: VerifyReport): string[] {
+  const byOrigin = new Map<string, CheckResult[]>();
+  for (const c of report.checks)
+    if (c.kind === "pact" && c.consumer) {
+      const key = pactOriginText(c.consumer);
+      byOrigin.set(key, [...(byOrigin.get(key) ?? []), c]);
+    }
+  return [...byOrigin].map(([origin, checks]) => {
+    const counts = (["passed", "failed", "incomplete", "error"] as const)
+      .map((status) => [status, checks.filter((c) => c.status === status).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([status, n]) => `${n} ${status === "error" ? "could not run" : status}`);
+    return `${origin}: ${checks.length} interaction${checks.length > 1 ? "s" : ""} (${counts.join(", ")})`;
+  });
+}
+
 /** Where a failure's rule comes from, in words: `spec (service-interface.md: Errors)`. */
 export const sourceText = (f: {
   readonly source?: { readonly source: string; readonly ref: string } | undefined;

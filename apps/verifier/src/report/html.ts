@@ -5,6 +5,7 @@ import { CELLS_CHECK_ID, cellsText, missingClientErrorCells } from "./cells.ts";
 import { shardText } from "./console.ts";
 import {
   deploymentText,
+  pactOriginText,
   replayTestCommand,
   restoreLines,
   ruleSentence,
@@ -208,7 +209,7 @@ function failureSection(r: CheckResult, n: number, htmlPath: string | undefined)
   const parts = [head, `<p class="what">${esc(f.message)}</p>`, rule];
   if (r.kind === "pact" && r.consumer)
     parts.push(
-      `<p class="small">pact of ${esc(r.consumer.name)}${r.consumer.version ? ` ${esc(r.consumer.version)}` : ""} · check id <code>${esc(r.id)}</code></p>`,
+      `<p class="small">pact of ${esc(pactOriginText(r.consumer))} · check id <code>${esc(r.id)}</code></p>`,
     );
   if (!f.exchange && (f.expected || f.received))
     parts.push(
@@ -319,6 +320,21 @@ function gridSection(report: VerifyReport): string {
 <p class="small legend"><span class="grid-doc" style="background:#dafbe1">n</span>documented, seen n times <span style="border-style:dashed;font-style:italic">not seen</span>documented, never seen <span style="background:#ffcecb;font-weight:700">n</span>not documented, seen n times</p>${coverage}</section>`;
 }
 
+/** The pact rows under one heading per pact: whose it is, its version and branch, pending or not. */
+function pactGroups(
+  pacts: readonly CheckResult[],
+  single: string,
+): (readonly [string, CheckResult[]])[] {
+  const groups = new Map<string, CheckResult[]>();
+  for (const c of pacts) {
+    const title = c.consumer
+      ? `Pact interactions of ${pactOriginText(c.consumer)}`
+      : `Pact interactions${single}`;
+    groups.set(title, [...(groups.get(title) ?? []), c]);
+  }
+  return [...groups];
+}
+
 /** One line of a message for the table (the failure section has all of it). */
 const short = (s: string, max = 140): string =>
   s.length > max ? `${cutAtCodePoint(s, max - 1)}…` : s;
@@ -352,7 +368,9 @@ function allChecks(report: VerifyReport, open: boolean): string {
   return `<details id="all-checks"${open ? " open" : ""}><summary>All checks (${report.checks.length}): ${s.passed} passed, ${s.failed} failed${s.incomplete ? `, ${s.incomplete} incomplete` : ""}${s.error ? `, ${s.error} could not run` : ""}</summary>
 <table class="checks"><colgroup><col style="width:8.5rem"><col style="width:42%"><col style="width:7rem"><col style="width:4.5rem"><col></colgroup>
 <tr><th>status</th><th>check</th><th class="num">runs</th><th class="num">time</th><th>details</th></tr>
-${group(`Pact interactions${single}`, pacts)}
+${pactGroups(pacts, single)
+  .map(([title, rows]) => group(title, rows))
+  .join("\n")}
 ${group(
   "Conformance checks",
   report.checks.filter((c) => c.kind === "conformance"),

@@ -45,6 +45,14 @@ function testcase(r: CheckResult, severalConsumers: boolean): string {
   const attrs = `classname="${xml(classname)}" name="${xml(name)}" time="${secs(r.durationMs)}"`;
   const f = r.failure;
   const body: string[] = [];
+  if (r.kind === "pact" && r.consumer) {
+    const c = r.consumer;
+    const property = (name: string, value: string) =>
+      `<property name="${name}" value="${xml(value)}"/>`;
+    body.push(
+      `      <properties>${property("consumer", c.name)}${c.version ? property("consumer.version", c.version) : ""}${c.branch ? property("consumer.branch", c.branch) : ""}${property("pending", String(c.pending ?? false))}</properties>`,
+    );
+  }
   if (r.status === "failed")
     body.push(
       `      <failure message="${xml(firstLine(f?.message ?? "failed"))}" type="${xml(r.rule ?? (r.kind === "pact" ? "pact" : "cells"))}">${xml(f ? failureLines(f).join("\n") : "")}</failure>`,

@@ -6,8 +6,10 @@ import {
   detailedOperations,
   formatPath,
   PROVIDER_STATES,
+  UNIT_WORDS,
 } from "@idp/contracts";
 import fc from "fast-check";
+import { findLengthLimit, outcomeOf, profileBoundNote } from "./length-limit.ts";
 import { caseArb, goodAuth, stressedValidBody, validBodyAtEverySize } from "./requests.ts";
 import type { Case, CheckDef, JudgeIo, RuleModule, Verdict } from "./types.ts";
 import { fromProblem, noAnswer, PASS } from "./verdict.ts";
@@ -122,6 +124,14 @@ async function explainSize(op: DetailedOperationId, c: Case, io: JudgeIo) {
           : Object.fromEntries(Object.entries(v as object).slice(0, -1)),
     });
   for (const p of probes) {
+    // A string: its exact limit and the unit it is counted in (code points, UTF-16 units, bytes),
+    // even when it is far past it (a valid string at a profile's bound does not shrink).
+    const limit =
+      p.unit === "code points" ? await lengthLimitAt(op, c, body, p.path, io) : undefined;
+    if (limit) {
+      const bound = profileBoundNote(p.path, io.ctx.profile);
+      return `a ${formatPath(p.path)} of ${limit.max + 1} ${UNIT_WORDS[limit.unit]} is refused; ${limit.max} is accepted${bound ? `, but ${bound}` : ""}`;
+    }
     const smaller = change(body, p.path, p.cut);
     let probe: Case = {
       ...c,
@@ -134,6 +144,31 @@ async function explainSize(op: DetailedOperationId, c: Case, io: JudgeIo) {
     return `a ${formatPath(p.path)} of ${p.n} ${p.unit} is refused; ${p.n - 1} is accepted`;
   }
   return undefined;
+}
+
+/** The limit of the string at `path`, found with the same body sent again (renamed: a create). */
+async function lengthLimitAt(
+  op: DetailedOperationId,
+  c: Case,
+  body: unknown,
+  path: Path,
+  io: JudgeIo,
+) {
+  const isName = op === "createSchema" && path.join(".") === "schema.name";
+  const found = await findLengthLimit(
+    String(path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], body)),
+    async (text) => {
+      let probe: Case = {
+        ...c,
+        body: { ...c.body, text: JSON.stringify(change(body, path, () => text)) },
+      };
+      if (op === "createSchema" && !isName) probe = renamed(probe, io.ctx.freshSchemaName());
+      const answer = await io.resend(probe);
+      return { text, outcome: outcomeOf(op, answer), answer };
+    },
+    isName ? () => io.ctx.freshSchemaName() : undefined,
+  );
+  return "unit" in found ? found : undefined;
 }
 
 const acceptedCheck = (op: DetailedOperationId): CheckDef => ({

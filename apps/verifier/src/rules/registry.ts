@@ -8,9 +8,10 @@ import { r6 } from "./r6-no-server-error.ts";
 import { r7 } from "./r7-login-user.ts";
 import { r8 } from "./r8-no-success-body.ts";
 import { r9 } from "./r9-read-back.ts";
+import { r10 } from "./r10-names-field.ts";
 import type { CheckDef, CheckInfo, RuleModule } from "./types.ts";
 
-/** Every rule (conformance.md §1, §8): a rule without its module here does not compile. */
+/** Every rule (conformance.md §1, §8, §10): a rule without its module here does not compile. */
 export const RULE_MODULES: { readonly [R in RuleId]: RuleModule } = {
   R1: r1,
   R2: r2,
@@ -21,6 +22,7 @@ export const RULE_MODULES: { readonly [R in RuleId]: RuleModule } = {
   R7: r7,
   R8: r8,
   R9: r9,
+  R10: r10,
 };
 
 /** Every conformance check, in report order. */

@@ -23,7 +23,8 @@ export type ProblemKind =
   | "errors-item"
   | "error-code"
   | "success-body"
-  | "read-back";
+  | "read-back"
+  | "field-unnamed";
 
 /** One broken rule: a one-line message (expected vs received) and the source of what it asserted. */
 export interface Problem {

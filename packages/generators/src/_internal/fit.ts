@@ -4,7 +4,9 @@ import {
   type Bound,
   type BoundPath,
   type Bounds,
+  type BoundUnit,
   type DetailedOperationId,
+  lengthIn,
   operationOfBound,
 } from "@idp/contracts";
 import { utf8Bytes } from "./json-text.ts";
@@ -29,16 +31,27 @@ export function prefixCodePoints(s: string, n: number): string {
   return out;
 }
 
-const codePoints = (s: string): number => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
+const codePoints = (s: string): number => lengthIn(s, "codePoints");
+
+/** The longest prefix of `s` of at most `n` in `unit`, whole code points only. */
+export function prefixIn(s: string, n: number, unit: BoundUnit): string {
+  if (unit === "codePoints") return prefixCodePoints(s, n);
+  let out = "";
+  let used = 0;
+  for (const cp of s) {
+    used += lengthIn(cp, unit);
+    if (used > n) break;
+    out += cp;
+  }
+  return out;
+}
 
 /** `value` brought within one bound (a copy where it changes). */
 function fitValue(value: unknown, bound: Bound, integer: boolean): unknown {
-  if (typeof value === "string" && bound.maxLength !== undefined)
-    return codePoints(value) > bound.maxLength ? prefixCodePoints(value, bound.maxLength) : value;
+  if (typeof value === "string" && bound.maxLength !== undefined) {
+    const unit = bound.unit ?? "codePoints";
+    return lengthIn(value, unit) > bound.maxLength ? prefixIn(value, bound.maxLength, unit) : value;
+  }
   if (Array.isArray(value) && bound.maxItems !== undefined)
     return value.length > bound.maxItems ? value.slice(0, bound.maxItems) : value;
   if (isObject(value) && bound.maxItems !== undefined) {
