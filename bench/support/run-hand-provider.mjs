@@ -22,8 +22,8 @@ import { parseArgs } from "node:util";
 import {
   FAULTS,
   HOSTILE_KINDS,
-  STATE_HANDLERS,
   isFault,
+  STATE_HANDLERS,
   startHandProvider,
   startHostile,
 } from "../../packages/fault-providers/src/index.ts";
