@@ -6,6 +6,7 @@
 //   IDP_USERNAME=u IDP_PASSWORD=p node bench/support/run-hand-provider.mjs \
 //     [--fault NAME ...] [--reading default|observed-service] [--unique-names] \
 //     [--user-before-body] [--missing-field reject|accept] [--port N]
+//     [--state-handlers additive|reset-on-setup|reset-on-teardown] [--json-content-type TYPE]
 //     [--limit PLACE=MAX:UNIT:STATUS ...]   e.g. 'rules.features.*.labels[].keywords[]=100:utf16:422'
 //                                          (UNIT codePoints, utf16 or bytes; a string's longest)
 //   node bench/support/run-hand-provider.mjs --hostile hang|reset|drip|...   (no credentials needed)
@@ -22,6 +23,7 @@ import {
   FAULTS,
   HOSTILE_KINDS,
   isFault,
+  STATE_HANDLERS,
   startHandProvider,
   startHostile,
 } from "../../packages/fault-providers/src/index.ts";
@@ -40,6 +42,8 @@ try {
       "unique-names": { type: "boolean", default: false },
       "user-before-body": { type: "boolean", default: false },
       "missing-field": { type: "string", default: "reject" },
+      "state-handlers": { type: "string", default: "additive" },
+      "json-content-type": { type: "string" },
       limit: { type: "string", multiple: true, default: [] },
       hostile: { type: "string" },
       port: { type: "string", default: "0" },
@@ -72,6 +76,10 @@ if (values.hostile !== undefined) {
     usage(`--reading: expected default or observed-service, got "${values.reading}"`);
   if (!["reject", "accept"].includes(values["missing-field"]))
     usage(`--missing-field: expected reject or accept, got "${values["missing-field"]}"`);
+  if (!STATE_HANDLERS.includes(values["state-handlers"]))
+    usage(
+      `--state-handlers: expected one of ${STATE_HANDLERS.join(", ")}, got "${values["state-handlers"]}"`,
+    );
   const limits = values.limit.map((text) => {
     const m = /^([^=]+)=(\d+):(codePoints|utf16|bytes):(\d{3})$/.exec(text);
     if (!m)
@@ -104,6 +112,8 @@ if (values.hostile !== undefined) {
     uniqueNames: values["unique-names"],
     userBeforeBody: values["user-before-body"],
     missingField: values["missing-field"],
+    stateHandlers: values["state-handlers"],
+    ...(values["json-content-type"] ? { jsonContentType: values["json-content-type"] } : {}),
     limits,
     port,
     keepRequests: 0,

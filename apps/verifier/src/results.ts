@@ -141,6 +141,20 @@ export interface RestoreReport {
   readonly warnings: readonly string[];
 }
 
+/**
+ * How the run schedules provider states (conformance.md §4), and why: said in every report.
+ * `overlapped`: each batch's state is set up while the batch before it is still in flight, and
+ * checks and pacts set theirs up at once; `one-at-a-time`: a state is set up only once the one
+ * before it is torn down, with no other state's requests in flight in between.
+ */
+export interface StatesSchedule {
+  /** Whether other states' setups and teardowns left a login user set up first in place. */
+  readonly additive: boolean | "unknown";
+  readonly scheduling: "overlapped" | "one-at-a-time";
+  /** What the probe saw, in words. */
+  readonly detail: string;
+}
+
 /** Everything a run found: the JSON report's shape. */
 export interface VerifyReport {
   readonly tool: { readonly name: "idp-verify"; readonly version: string };
@@ -196,6 +210,11 @@ export interface VerifyReport {
   };
   /** What the run put back and removed (conformance.md §8). */
   readonly restore: RestoreReport;
+  /**
+   * When the run used provider states: whether their setups were found additive, and so how they
+   * were scheduled (conformance.md §4).
+   */
+  readonly states?: StatesSchedule;
   /** Set when the provider stopped answering and the run ended early. */
   readonly providerStopped?: string;
   /** Run-level warnings (e.g. a password too short to scrub). */

@@ -54,7 +54,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   const feed = caseFeedFor(regularChecks(plan.checks), setup);
   try {
     await feed?.ready.catch(() => undefined);
-    const { states, savedRules } = await preflightAndStates(
+    const { states, schedule, savedRules } = await preflightAndStates(
       transport.client,
       provider,
       plan,
@@ -73,7 +73,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
       states,
       transport,
       io,
-      { setup, ...(feed ? { feed } : {}) },
+      { setup, ...(feed ? { feed } : {}), ...(schedule ? { schedule } : {}) },
     );
     // --learn asks after the checks, before the provider is left as found (its writes included);
     // its requests are never judged and not in the report's status grid.

@@ -61,6 +61,11 @@ export {
   unnamedFieldProblem,
 } from "./judges/field-named.ts";
 export {
+  jsonMediaTypeProblem,
+  type MediaType,
+  parseMediaType,
+} from "./judges/media-type.ts";
+export {
   bodyText,
   isJsonContentType,
   type ObservedResponse,
@@ -84,6 +89,7 @@ export {
   undocumentedStatusProblem,
 } from "./judges/status.ts";
 export { successBodyProblem } from "./judges/success-body.ts";
+export { invalidUtf8Offset } from "./judges/utf8.ts";
 export { loadProfile } from "./load-profile.ts";
 export {
   isPathSegmentName,

@@ -42,6 +42,14 @@ describe("R2 error body", () => {
     ["extra keys", '{"error":"x","error_description":"y","errors":[],"trace":1}', JSON_TYPE],
     ["any error code", '{"error":"conflict","error_description":"","errors":[""]}', JSON_TYPE],
     ["bytes", new TextEncoder().encode(authFailed), JSON_TYPE],
+    ["mixed case (RFC 9110 §8.3.1)", authFailed, "Application/JSON;Charset=UTF-8"],
+    ["a quoted charset", authFailed, 'application/json; charset="utf-8"'],
+    ["other parameters, an empty one", authFailed, "application/json;; v=1 ;charset=utf-8"],
+    [
+      "UTF-8 text beyond ASCII",
+      new TextEncoder().encode(authFailed.replace("bad", "café 😀")),
+      JSON_TYPE,
+    ],
   ])("should accept %s", (_, body, contentType) => {
     expect(errorBodyProblem(res(422, body, contentType))).toBeUndefined();
   });
@@ -55,6 +63,37 @@ describe("R2 error body", () => {
     ],
     ["text/html", res(400, authFailed, "text/html"), "content-type", 'got "text/html"'],
     ["json-ish type", res(400, authFailed, "application/jsonp"), "content-type", "jsonp"],
+    [
+      "a charset other than UTF-8",
+      res(400, authFailed, "application/json; charset=ISO-8859-1"),
+      "content-type",
+      'charset "ISO-8859-1" is not UTF-8',
+    ],
+    [
+      "Latin-1 in any case",
+      res(400, authFailed, "APPLICATION/JSON; CHARSET=Latin1"),
+      "content-type",
+      "is not UTF-8",
+    ],
+    [
+      "a parameter without a value",
+      res(400, authFailed, "application/json; charset"),
+      "content-type",
+      "not a media type",
+    ],
+    [
+      "spaces around =",
+      res(400, authFailed, "application/json; charset = utf-8"),
+      "content-type",
+      "not a media type",
+    ],
+    [
+      "Latin-1 bytes in the body",
+      // {"error":"é"...}: 0xE9 then a quote, at offset 10.
+      res(422, Uint8Array.from([...'{"error":"'].map((c) => c.charCodeAt(0)).concat([0xe9, 0x22]))),
+      "not-utf8",
+      "byte 0xE9 at offset 10",
+    ],
     ["HTML", res(500, "<h1>oops</h1>"), "not-json", 'not JSON, got "<h1>oops</h1>"'],
     ["an empty body", res(404, ""), "not-json", 'not JSON, got ""'],
     ["no errors", res(403, '{"error":"x","error_description":"y"}'), "body-shape", "; errors: "],

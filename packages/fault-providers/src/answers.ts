@@ -13,6 +13,10 @@ export interface AnswerConfig {
   readonly reading: Reading;
   readonly faults: ReadonlySet<Fault>;
   readonly bigBodyBytes: number;
+  /** The Content-Type of JSON answers. */
+  readonly jsonType: string;
+  /** The body of a request (fault latin1-error-bodies echoes it). */
+  readonly bodyOf: (req: IncomingMessage) => Buffer | "too-large" | undefined;
 }
 
 /** `error` codes: the spec shows only authentication_failed; the rest are this provider's words. */
@@ -39,7 +43,18 @@ const CODES: Record<Reading, Record<number, string>> = {
   },
 };
 
-const JSON_TYPE = "application/json; charset=utf-8";
+/** The Content-Type of JSON answers unless the options name another. */
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/** How much of a request body fault latin1-error-bodies echoes. */
+const ECHOED = 200;
+
+/** Text written as ISO-8859-1, as a servlet's writer does by default: `?` for what it cannot hold. */
+const latin1 = (text: string) =>
+  Buffer.from(
+    [...text].map((c) => ((c.codePointAt(0) as number) > 0xff ? "?" : c)).join(""),
+    "latin1",
+  );
 
 // Header values must be visible ASCII or Latin-1; anything else is percent-encoded so that an echo
 // never throws (a leak in another spelling is still a leak).
@@ -57,7 +72,7 @@ export function echoedCredentials(
 }
 
 export function createAnswers(config: AnswerConfig) {
-  const { faults, reading } = config;
+  const { faults, reading, jsonType } = config;
   const echo = faults.has("echo-authorization");
   const big = faults.has("big-body");
 
@@ -98,7 +113,7 @@ export function createAnswers(config: AnswerConfig) {
       res.end("parameter error");
       return;
     }
-    headers["content-type"] = JSON_TYPE;
+    headers["content-type"] = jsonType;
     if (big) return huge(res, status, headers);
     let error = code ?? CODES[reading][status] ?? "error";
     if (status === 401 && faults.has("auth-wrong-error")) error = "unauthorized";
@@ -108,6 +123,17 @@ export function createAnswers(config: AnswerConfig) {
     if (e) {
       errorDescription += ` (received Authorization: ${e.raw}, credentials ${e.decoded})`;
       errors.push(`Authorization: ${e.raw}`, `credentials: ${e.decoded}`);
+    }
+    if ((status === 400 || status === 422) && faults.has("latin1-error-bodies")) {
+      const raw = config.bodyOf(req);
+      const received = raw === undefined || raw === "too-large" ? "" : raw.toString("utf8");
+      errorDescription += `; received: ${received.slice(0, ECHOED)}`;
+      const bytes = latin1(JSON.stringify({ error, error_description: errorDescription, errors }));
+      headers["content-type"] = "application/json";
+      headers["content-length"] = bytes.length;
+      res.writeHead(status, headers);
+      res.end(bytes);
+      return;
     }
     const text = JSON.stringify({ error, error_description: errorDescription, errors });
     headers["content-length"] = Buffer.byteLength(text);
@@ -125,7 +151,7 @@ export function createAnswers(config: AnswerConfig) {
     }
     const headers = echoHeaders(req, {});
     if (big) {
-      headers["content-type"] = JSON_TYPE;
+      headers["content-type"] = jsonType;
       return huge(res, status, headers);
     }
     res.writeHead(status, headers);
@@ -142,7 +168,7 @@ export function createAnswers(config: AnswerConfig) {
     const text = JSON.stringify(body);
     res.writeHead(
       status,
-      echoHeaders(req, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(text) }),
+      echoHeaders(req, { "content-type": jsonType, "content-length": Buffer.byteLength(text) }),
     );
     res.end(text);
   }

@@ -74,6 +74,21 @@ export const FAULTS = [
   "rounded-thresholds",
   /** GET of the clustering rules answers 404 even after an update (R9; the restore warns). */
   "rules-get-404",
+  // --- issue 29: quiet breaks that passed every seed ---
+  /**
+   * Credentials split with `decoded.split(":")` and destructuring (`const [user, password] = ...`):
+   * `user:password:anything` is accepted, and a password holding a colon never is (R1: the
+   * password ends at the end, RFC 7617 splits at the first colon).
+   */
+  "split-credentials",
+  /** The password is compared trimmed: `"password "` and `" password"` are accepted (R1). */
+  "trimmed-password",
+  /**
+   * 400 and 422 answers echo the request body in their `error_description` and are written in
+   * ISO-8859-1 (a servlet's default; `?` for what it cannot hold) as `application/json`: bytes that
+   * are not UTF-8 whenever the request held Latin-1 letters (R2, RFC 8259 §8.1).
+   */
+  "latin1-error-bodies",
 ] as const;
 
 /** A fault of {@link FAULTS}. */

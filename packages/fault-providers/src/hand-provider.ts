@@ -3,13 +3,19 @@
 // the way a provider team would: node:http only, no @idp/* code. Faults break one behaviour each.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAnswers } from "./answers.ts";
+import { createAnswers, JSON_TYPE } from "./answers.ts";
 import { basicHeader, parseBasic } from "./basic-auth.ts";
 import type { OperationId, Reading, Shape } from "./body-shapes.ts";
 import { type Fault, isFault } from "./faults.ts";
 import { type BodyVerdict, judgeBody, type LeafVisitor, type ViolationKind } from "./judge-body.ts";
 import { HUGE_BODY_BYTES, MIN_HUGE_BODY_BYTES } from "./lazy-body.ts";
-import { applyStateChange, type ProviderData, type UserApp } from "./provider-states.ts";
+import {
+  applyStateChange,
+  type ProviderData,
+  STATE_HANDLERS,
+  type StateHandlers,
+  type UserApp,
+} from "./provider-states.ts";
 import { nestingDepth, readBody } from "./read-body.ts";
 import { createRequestLog, type RequestLog } from "./request-log.ts";
 
@@ -28,6 +34,16 @@ export interface HandProviderOptions {
   readonly missingField?: "reject" | "accept";
   /** State names answered 400, as by a provider without a handler for them (§4). */
   readonly missingStates?: readonly string[];
+  /**
+   * How the state handlers treat what other states made: `additive` (default), or starting every
+   * setup from a clean slate, or removing every login user on every teardown (§4 allows both).
+   */
+  readonly stateHandlers?: StateHandlers;
+  /**
+   * The Content-Type of every JSON answer (default `application/json; charset=utf-8`): RFC 9110
+   * compares the media type case-insensitively, so `Application/JSON;Charset=UTF-8` conforms.
+   */
+  readonly jsonContentType?: string;
   /** Body size of fault `big-body`; 512 MiB by default. */
   readonly bigBodyBytes?: number;
   /** How many recent requests {@link RunningProvider.requests} keeps (default 50). */
@@ -176,6 +192,13 @@ function checkOptions(o: HandProviderOptions): void {
     throw new TypeError(
       `reading: expected "default" or "observed-service", got ${JSON.stringify(o.reading)}`,
     );
+  if (
+    o.stateHandlers !== undefined &&
+    !(STATE_HANDLERS as readonly string[]).includes(o.stateHandlers)
+  )
+    throw new TypeError(
+      `stateHandlers: expected "additive", "reset-on-setup" or "reset-on-teardown", got ${JSON.stringify(o.stateHandlers)}`,
+    );
   if (o.missingField !== undefined && o.missingField !== "reject" && o.missingField !== "accept")
     throw new TypeError(
       `missingField: expected "reject" or "accept", got ${JSON.stringify(o.missingField)}`,
@@ -205,10 +228,15 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
   const data: ProviderData = { users: new Map(), schemaNames: new Set() };
   const missingStates = new Set(options.missingStates ?? []);
   const log = createRequestLog(options.keepRequests ?? 50);
+  const jsonType = options.jsonContentType ?? JSON_TYPE;
+  /** Each request's body while it is answered (fault latin1-error-bodies echoes it). */
+  const bodies = new WeakMap<IncomingMessage, Buffer | "too-large">();
   const answers = createAnswers({
     reading,
     faults,
     bigBodyBytes: options.bigBodyBytes ?? HUGE_BODY_BYTES,
+    jsonType,
+    bodyOf: (req) => bodies.get(req),
   });
   const { fail, succeed } = answers;
   const schemas = new Map<string, Record<string, unknown>>();
@@ -219,7 +247,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
   function read(res: ServerResponse, key: string, document: unknown) {
     const text = JSON.stringify(wrapReads ? { [key]: document } : document);
     res.writeHead(200, {
-      "content-type": "application/json",
+      "content-type": jsonType,
       "content-length": Buffer.byteLength(text),
     });
     res.end(text);
@@ -263,22 +291,30 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     return true;
   }
 
+  /** Faults that change how credentials are compared (no fast path: the real header may fail). */
+  const looseCredentials = faults.has("split-credentials") || faults.has("trimmed-password");
+
   /** R1. Fast path: the exact header a client builds from the credentials. */
   function authorized(req: IncomingMessage, res: ServerResponse): boolean {
     const header = req.headers.authorization;
-    if (header === expectedHeader || faults.has("auth-ignored")) return true;
+    if ((header === expectedHeader && !looseCredentials) || faults.has("auth-ignored")) return true;
     const parsed = parseBasic(header);
     if (parsed.kind === "bad-base64" && faults.has("bad-base64-crash")) {
       fail(req, res, 500, "could not decode the credentials", ["internal error"]);
       return false;
     }
     if (parsed.kind === "ok") {
+      let { user, password: given } = parsed;
+      // As written by a team that splits on every colon: the third part onwards is dropped.
+      if (faults.has("split-credentials"))
+        [user = "", given = ""] = `${parsed.user}:${parsed.password}`.split(":");
+      if (faults.has("trimmed-password")) given = given.trim();
       const userOk = faults.has("username-case-insensitive")
-        ? parsed.user.toLowerCase() === username.toLowerCase()
-        : parsed.user === username;
+        ? user.toLowerCase() === username.toLowerCase()
+        : user === username;
       const passwordOk = faults.has("password-prefix")
-        ? parsed.password.startsWith(password)
-        : parsed.password === password;
+        ? given.startsWith(password)
+        : given === password;
       if (userOk && passwordOk) return true;
     }
     fail(req, res, 401, "The credentials are not valid", ["invalid username or password"]);
@@ -488,7 +524,13 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
         res.setHeader("allow", "POST");
         return fail(req, res, 405, "The state-change URL takes POST", ["method not allowed"]);
       }
-      const outcome = applyStateChange(raw, data, missingStates, faults.has("states-ignored"));
+      const outcome = applyStateChange(
+        raw,
+        data,
+        missingStates,
+        faults.has("states-ignored"),
+        options.stateHandlers,
+      );
       if (!outcome.ok) return fail(req, res, 400, outcome.message, [outcome.message]);
       res.writeHead(200, { "content-type": "application/json", "content-length": 2 });
       res.end("{}");
@@ -511,6 +553,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     const path = q < 0 ? url : url.slice(0, q);
     readBody(req, (raw, bytes) => {
       options.onRequest?.({ method: req.method ?? "GET", url, headers: req.headers, body: raw });
+      if (faults.has("latin1-error-bodies")) bodies.set(req, raw);
       try {
         dispatch(req, res, path, raw);
       } catch (error) {

@@ -27,5 +27,10 @@ export {
   type ViolationKind,
 } from "./judge-body.ts";
 export { HUGE_BODY_BYTES, streamLazily } from "./lazy-body.ts";
-export { STATE_NAMES, type StateName } from "./provider-states.ts";
+export {
+  STATE_HANDLERS,
+  STATE_NAMES,
+  type StateHandlers,
+  type StateName,
+} from "./provider-states.ts";
 export type { RecordedRequest, RequestLog } from "./request-log.ts";

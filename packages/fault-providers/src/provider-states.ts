@@ -21,6 +21,15 @@ export interface ProviderData {
 
 export type StateOutcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
+/**
+ * How the state handlers treat what other states made (conformance.md §4 allows all three):
+ * `additive` changes only its own id; `reset-on-setup` starts every setup from a clean slate
+ * (removes every login user, then makes the one asked for, as Pact's docs write handlers);
+ * `reset-on-teardown` removes every login user on every teardown.
+ */
+export const STATE_HANDLERS = ["additive", "reset-on-setup", "reset-on-teardown"] as const;
+export type StateHandlers = (typeof STATE_HANDLERS)[number];
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -33,6 +42,7 @@ export function applyStateChange(
   data: ProviderData,
   missing: ReadonlySet<string>,
   ignore: boolean,
+  handlers: StateHandlers = "additive",
 ): StateOutcome {
   const fail = (message: string): StateOutcome => ({ ok: false, message });
   if (raw === "too-large") return fail("the state-change body is too large");
@@ -59,6 +69,11 @@ export function applyStateChange(
     return fail(`params.${key} must be a string for state ${JSON.stringify(state)}`);
   if (ignore) return { ok: true };
 
+  if (
+    (handlers === "reset-on-setup" && action === "setup") ||
+    (handlers === "reset-on-teardown" && action === "teardown")
+  )
+    data.users.clear();
   switch (state as StateName) {
     case "a login user exists":
       if (action === "setup") data.users.set(value, "this");

@@ -286,6 +286,45 @@ const PROBES: Record<Fault, Probe> = {
     },
     intact: async (p) => expect(await status(call(p.baseUrl, "updateClusteringRules"))).toBe(200),
   },
+  // The test's password holds a colon (support.ts): split on every colon, it is never accepted.
+  // That the third part is dropped (`user:password:x` accepted) is shown with a plain password below.
+  "split-credentials": {
+    symptom: async (p) => (await status(call(p.baseUrl, "createSchema"))) === 401,
+    intact: async (p) =>
+      expect(await status(call(p.baseUrl, "createSchema", { auth: WRONG_PASSWORD }))).toBe(401),
+  },
+  "trimmed-password": {
+    symptom: async (p) => {
+      const spaced = (password: string) =>
+        status(
+          call(p.baseUrl, "createSchema", {
+            auth: `Basic ${b64(`${CREDENTIALS.username}:${password}`)}`,
+          }),
+        );
+      return (
+        (await spaced(`${CREDENTIALS.password} `)) === 201 &&
+        (await spaced(` ${CREDENTIALS.password}`)) === 201
+      );
+    },
+    intact: async (p) => {
+      expect(await status(call(p.baseUrl, "createSchema"))).toBe(201);
+      expect(await status(call(p.baseUrl, "createSchema", { auth: WRONG_PASSWORD }))).toBe(401);
+    },
+  },
+  "latin1-error-bodies": {
+    symptom: async (p) => {
+      const a = await call(p.baseUrl, "createSchema", { body: { schema: "café" } });
+      // é as the one byte 0xE9 (ISO-8859-1), never UTF-8's C3 A9.
+      return a.status === 400 && a.bytes?.includes(Buffer.from("caf\xe9", "latin1")) === true;
+    },
+    intact: async (p) => {
+      const ascii = await call(p.baseUrl, "createSchema", { body: { schema: "cafe" } });
+      expect(expectErrorBody(ascii).error_description).toContain('received: {"schema":"cafe"}');
+      expect(expectErrorBody(await call(p.baseUrl, "createSchema", { auth: null })).error).toBe(
+        "authentication_failed",
+      );
+    },
+  },
 };
 
 /** The neighbours of conformance.md §8, with good credentials. */
@@ -336,6 +375,30 @@ describe.each(FAULTS)("fault %s", (fault) => {
       await p.close();
     }
     expect(await probe.symptom(conforming)).toBe(false);
+  });
+});
+
+describe("split-credentials with a password without a colon", () => {
+  it("accepts user:password:anything, and the right credentials", async () => {
+    const plain = { username: "ann", password: "plain-secret" };
+    const p = await startHandProvider({ credentials: plain, faults: ["split-credentials"] });
+    const ok = await startHandProvider({ credentials: plain });
+    try {
+      const auth = (s: string) => ({ auth: `Basic ${b64(s)}` });
+      for (const [provider, extra] of [
+        [p, 201],
+        [ok, 401],
+      ] as const) {
+        expect(await status(call(provider.baseUrl, "createSchema", auth("ann:plain-secret")))).toBe(
+          201,
+        );
+        expect(
+          await status(call(provider.baseUrl, "createSchema", auth("ann:plain-secret:x"))),
+        ).toBe(extra);
+      }
+    } finally {
+      await Promise.all([p.close(), ok.close()]);
+    }
   });
 });
 

@@ -503,7 +503,57 @@ describe("options", () => {
   });
 
   it.each([
+    [
+      "reset-on-setup",
+      // Every setup starts from a clean slate: the first user is gone once another is set up.
+      { afterSecondSetup: 404, afterSecondTeardown: 200 },
+    ],
+    [
+      "reset-on-teardown",
+      // Setups add; any teardown removes every login user.
+      { afterSecondSetup: 200, afterSecondTeardown: 404 },
+    ],
+    ["additive", { afterSecondSetup: 200, afterSecondTeardown: 200 }],
+  ] as const)(
+    "stateHandlers %s: what another state's setup and teardown leave",
+    async (handlers, want) => {
+      const q = await startHandProvider({ credentials: CREDENTIALS, stateHandlers: handlers });
+      try {
+        const push = async () =>
+          (await call(q.baseUrl, "pushToUserDevices", { id: "first" })).status;
+        await setState(q.statesUrl, "a login user exists", { id: "first" });
+        expect(await push()).toBe(200);
+        await setState(q.statesUrl, "a login user of another login app exists", { id: "second" });
+        expect(await push()).toBe(want.afterSecondSetup);
+        await setState(q.statesUrl, "a login user exists", { id: "first" });
+        await setState(q.statesUrl, "no login user exists", { id: "second" }, "teardown");
+        expect(await push()).toBe(want.afterSecondTeardown);
+      } finally {
+        await q.close();
+      }
+    },
+  );
+
+  it("jsonContentType: every JSON answer carries it", async () => {
+    const type = "Application/JSON;Charset=UTF-8";
+    const q = await startHandProvider({ credentials: CREDENTIALS, jsonContentType: type });
+    try {
+      const denied = await call(q.baseUrl, "createSchema", { auth: null });
+      expect([denied.status, denied.headers.get("content-type")]).toEqual([401, type]);
+      expect(
+        (await call(q.baseUrl, "createSchema", { body: "{" })).headers.get("content-type"),
+      ).toBe(type);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it.each([
     [{ faults: ["nope" as never] }, /^faults: unknown fault "nope"$/],
+    [
+      { stateHandlers: "reset" as never },
+      /^stateHandlers: expected "additive", "reset-on-setup" or "reset-on-teardown", got "reset"$/,
+    ],
     [
       { reading: "strict" as never },
       /^reading: expected "default" or "observed-service", got "strict"$/,

@@ -79,6 +79,8 @@ export interface Answer {
   readonly text: string;
   /** The parsed body, or undefined when it is empty or not JSON. */
   readonly json: unknown;
+  /** The body as received (text is it decoded as UTF-8). */
+  readonly bytes?: Buffer;
 }
 
 export interface CallOptions {
@@ -106,14 +108,15 @@ export async function call(baseUrl: string, op: OperationId, o: CallOptions = {}
     headers,
     body: o.method === "GET" ? null : body,
   });
-  const text = await res.text();
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString("utf8");
   let json: unknown;
   try {
     json = text === "" ? undefined : JSON.parse(text);
   } catch {
     json = undefined;
   }
-  return { status: res.status, headers: res.headers, text, json };
+  return { status: res.status, headers: res.headers, text, json, bytes };
 }
 
 export async function setState(

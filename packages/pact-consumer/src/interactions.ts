@@ -195,9 +195,13 @@ const PLACEHOLDER_AUTHORIZATION_MATCHER = {
   regex: "^Basic [A-Za-z0-9+/]+={0,2}$",
   value: PACT_PLACEHOLDER_AUTHORIZATION,
 };
+/**
+ * `application/json` as RFC 9110 §8.3.1 compares it: in any case (`(?i)`, read by Pact's Rust
+ * regex), with any parameters (`Application/JSON;Charset=UTF-8` is the same media type).
+ */
 const JSON_CONTENT_TYPE_MATCHER = {
   "pact:matcher:type": "regex",
-  regex: "^application\\/json(;.*)?$",
+  regex: "(?i)^application/json[ \\t]*(;.*)?$",
   value: "application/json",
 };
 const OWNED_HEADERS = new Set(["authorization", "content-type"]);

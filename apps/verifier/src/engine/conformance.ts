@@ -15,6 +15,7 @@ import { Budget } from "./budget.ts";
 import { CaseFeed } from "./case-feed.ts";
 import { ruleContext } from "./rule-context.ts";
 import { type EngineContext, runCheck } from "./run-check.ts";
+import { stateLockOf } from "./state-lock.ts";
 import { ProviderStates } from "./states.ts";
 import { startWorker } from "./worker-file.ts";
 
@@ -53,6 +54,8 @@ export interface ConformanceSetup {
   readonly rateLimit?: { readonly perSecond: number; readonly shared: SharedArrayBuffer };
   /** `--cleanup`: record which schemas the run creates (conformance.md §8). */
   readonly cleanup: boolean;
+  /** One provider state at a time (setups not additive, conformance.md §4): the shared lock. */
+  readonly stateLock?: SharedArrayBuffer;
 }
 
 export interface ConformanceHooks {
@@ -160,6 +163,7 @@ export async function runChecksHere(
       replayCommand: (id) => replayCommand(setup, id),
       ...(hooks.onCaseDone ? { onCaseDone: hooks.onCaseDone } : {}),
       ...(fed ? { feed: fed } : {}),
+      ...(setup.stateLock ? { stateLock: stateLockOf(setup.stateLock) } : {}),
     };
     await Promise.all(
       checks.map((def) => runCheck(def, engine, CHECKS.indexOf(def)).then(hooks.onResult)),

@@ -11,6 +11,8 @@ import { Batches as BatchesOf } from "./batches.ts";
 import type { Budget } from "./budget.ts";
 import type { CaseFeed } from "./case-feed.ts";
 import { casesOf, checkSeed } from "./cases.ts";
+import { EarlierCreates } from "./created-names.ts";
+import type { StateLock } from "./state-lock.ts";
 import type { ProviderStates } from "./states.ts";
 
 /** Cases per provider-state batch. */
@@ -32,6 +34,8 @@ export interface EngineContext {
   readonly onCaseDone?: (checkId: string) => void;
   /** The case thread: each check's cases generated ahead (else generated here, one at a time). */
   readonly feed?: CaseFeed;
+  /** One provider state at a time (setups not additive): every batch holds this while it runs. */
+  readonly stateLock?: StateLock;
 }
 
 interface Outcome {
@@ -60,8 +64,12 @@ class CheckRun {
   readonly e: EngineContext;
   #arb: fc.Arbitrary<Case> | undefined;
   readonly batches: Batches | undefined;
+  /** The names the check's cases created, for a judge that asks (`recordsCreates`). */
+  readonly creates: EarlierCreates | undefined;
   requests = 0;
   done = 0;
+  /** Cases sent after the run's own (shrinking, explaining) are numbered from here on. */
+  #later = 2 ** 40;
   readonly warnings = new Map<
     string,
     { message: string; count: number; exchange?: Warning["exchange"] }
@@ -70,12 +78,19 @@ class CheckRun {
   constructor(def: CheckDef, e: EngineContext, checkNo: number) {
     this.def = def;
     this.e = e;
+    this.creates = def.recordsCreates ? new EarlierCreates() : undefined;
     const need = def.state?.(e.rules);
     if (need && !e.states)
       throw new Error(`check ${def.info.id} needs provider states but none were given`);
     this.batches =
       need && e.states
-        ? new BatchesOf(e.states, need.name, `idpv-${e.rules.runId}-c${checkNo}`, BATCH_SIZE)
+        ? new BatchesOf(
+            e.states,
+            need.name,
+            `idpv-${e.rules.runId}-c${checkNo}`,
+            BATCH_SIZE,
+            e.stateLock,
+          )
         : undefined;
   }
 
@@ -88,8 +103,11 @@ class CheckRun {
     return this.#arb;
   }
 
-  /** Sends one case (inside its batch's state, if any) and judges the answer. */
-  async exec(c: Case, batch: Batch | undefined): Promise<Outcome> {
+  /**
+   * Sends case `index` (inside its batch's state, if any) and judges the answer. Shrinking numbers
+   * its cases on from the run's last.
+   */
+  async exec(c: Case, batch: Batch | undefined, index: number): Promise<Outcome> {
     if (batch) {
       const ready = await batch.ready;
       if (!ready.ok)
@@ -99,7 +117,14 @@ class CheckRun {
     }
     const send = async (x: Case) => {
       this.requests++;
-      const a = await this.e.client.send(toRequest(this.e.rules, x, batch?.id), this.def.info.id);
+      // Only the case itself, never a judge's resend, is one of the check's cases.
+      const settle = x === c ? this.creates?.sending(index, x) : undefined;
+      let a: Answer | undefined;
+      try {
+        a = await this.e.client.send(toRequest(this.e.rules, x, batch?.id), this.def.info.id);
+      } finally {
+        settle?.(a);
+      }
       if (a.raw.kind === "transport-error" && a.raw.code === THROTTLED_OUT)
         throw new ThrottledOut(a.raw.message);
       return a;
@@ -123,12 +148,22 @@ class CheckRun {
         ctx: this.e.rules,
         resend: send,
         neighbour,
+        createdBefore: (name) => this.createdBefore(name, index),
       });
       return { case: c, verdict, answer, ...(batch ? { batch } : {}) };
     } catch (e) {
       if (e instanceof ThrottledOut) return { case: c, throttled: e.message };
       throw e;
     }
+  }
+
+  /** The index of a case sent after the run's own, in the order they are sent. */
+  laterIndex(): number {
+    return this.#later++;
+  }
+
+  createdBefore(name: string, index: number): Promise<boolean> {
+    return this.creates?.before(name, index) ?? Promise.resolve(false);
   }
 
   warn(message: string, answer: Answer | undefined): void {
@@ -225,7 +260,7 @@ export async function runCheck(
     c ??= index < examples.length ? (examples[index] as Case) : cases?.next().value;
     if (c === undefined) throw new Error("no case to send (a bug)");
     const p: Promise<void> = run
-      .exec(c, batch)
+      .exec(c, batch, index)
       .then((o) => {
         if (o.notRun) notRun = true;
         else if (o.throttled !== undefined) throttled ??= o.throttled;
@@ -306,11 +341,12 @@ async function explain(run: CheckRun, last: Outcome): Promise<string | undefined
     return await explainer(last.case, {
       ctx: run.e.rules,
       resend: async (c) => {
-        const o = await run.exec(c, last.batch);
+        const o = await run.exec(c, last.batch, run.laterIndex());
         if (!o.answer) throw new Error("explain: no answer");
         return o.answer;
       },
       neighbour: () => Promise.reject(new Error("explain: no neighbour calls")),
+      createdBefore: () => Promise.resolve(false),
     });
   } catch {
     return undefined;
@@ -339,11 +375,14 @@ async function shrink(
   else if (index < 0) note = "an example, sent as it is (the smallest body of its kind)";
   else {
     const batch = run.batches?.dedicated("shrink");
+    // What cases from the failing one on created depends on what was in flight: forgotten, so the
+    // shrink is the one a run of one case at a time makes.
+    run.creates?.forgetFrom(at);
     const property = fc.asyncProperty(run.arb, async (c) => {
       const wait = e.budget.acquire();
       if (wait) await wait;
       try {
-        const o = await run.exec(c, batch);
+        const o = await run.exec(c, batch, run.laterIndex());
         if (
           o.notRun ||
           o.throttled !== undefined ||

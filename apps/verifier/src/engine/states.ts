@@ -82,26 +82,6 @@ export class ProviderStates {
     const body = JSON.stringify({ state, params, action: "setup" });
     return `curl -sS -X POST ${shq(this.url)} -H 'content-type: application/json' --data-binary ${shq(body)}`;
   }
-
-  /**
-   * Before the first request to the provider: setup then teardown of every state the run will use,
-   * once per name. Returns the reason per state without a working handler.
-   */
-  async probe(uses: readonly StateUse[]): Promise<Map<string, string>> {
-    const missing = new Map<string, string>();
-    const seen = new Set<string>();
-    for (const { name, params } of uses) {
-      if (seen.has(name)) continue;
-      seen.add(name);
-      const setup = await this.change(name, params, "setup");
-      if (!setup.ok) {
-        missing.set(name, setup.reason);
-        continue;
-      }
-      await this.change(name, params, "teardown");
-    }
-    return missing;
-  }
 }
 
 /** The params of a state for one value (a login user id or a schema name). */

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PACT_WRONG_AUTHORIZATION } from "@idp/contracts";
+import type { Release, StateLock } from "../engine/state-lock.ts";
 import type { ProviderStates } from "../engine/states.ts";
 import { type Answer, type Client, THROTTLED_OUT } from "../http/client.ts";
 import { shq } from "../http/exchange.ts";
@@ -44,6 +45,11 @@ export interface GuardOptions {
   readonly placeholderAuthorization: string;
   readonly realAuthorization: string;
   readonly states?: ProviderStates;
+  /**
+   * One provider state at a time: held from an interaction's first setup to its last teardown
+   * (Pact's verifier runs one instance's interactions one after another).
+   */
+  readonly stateLock?: StateLock;
   readonly secrets: Secrets;
 }
 
@@ -59,6 +65,8 @@ export class PactGuard {
   readonly groups: GuardGroup[] = [];
   readonly #options: GuardOptions;
   #server: Server | undefined;
+  /** The state lock while this guard's interaction holds it, and its states set up and not torn down. */
+  #held: { readonly release: Release; setUp: number } | undefined;
   #origin = "";
 
   constructor(options: GuardOptions) {
@@ -89,10 +97,18 @@ export class PactGuard {
   }
 
   async close(): Promise<void> {
+    this.#let();
     const server = this.#server;
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Gives back the state lock, if this guard holds it. */
+  #let(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    held?.release();
   }
 
   #current(): GuardGroup {
@@ -210,12 +226,22 @@ export class PactGuard {
     const entry: GuardGroup["states"][number] = { name, params };
     if (action === "setup") group?.states.push(entry);
     const states = this.#options.states;
+    const lock = this.#options.stateLock;
+    if (lock && states && action === "setup") {
+      // A setup whose interaction's teardown never came (Pact skips it after a failed request)
+      // keeps the lock it held: this guard's interactions run one after another.
+      this.#held ??= { release: await lock.acquire(), setUp: 0 };
+      this.#held.setUp++;
+    }
     const result = states
       ? await states.change(name, params, action)
       : {
           ok: false as const,
           reason: `the interaction needs provider state "${name}": give --provider-states-url`,
         };
+    // Its last state torn down (or a setup failed, so nothing will be): the lock goes on.
+    const held = this.#held;
+    if (held && (action === "teardown" ? --held.setUp <= 0 : !result.ok)) this.#let();
     if (!result.ok) {
       if (result.throttled && group) group.throttled = result.reason;
       else if (action === "setup") entry.failure = result.reason;

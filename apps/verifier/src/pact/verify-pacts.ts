@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { PACT_PLACEHOLDER_AUTHORIZATION } from "@idp/contracts";
 import type { VerifierOptions } from "@pact-foundation/pact-core";
 import type { BrokerAuth, BrokerSource, PublishOptions } from "../config/parse.ts";
+import type { StateLock } from "../engine/state-lock.ts";
 import type { ProviderStates } from "../engine/states.ts";
 import type { Client } from "../http/client.ts";
 import { curlCommand } from "../http/exchange.ts";
@@ -32,6 +33,8 @@ export interface PactRun {
   readonly providerUrl: string;
   readonly credentials: Credentials;
   readonly states?: ProviderStates;
+  /** One provider state at a time (setups not additive, conformance.md §4). */
+  readonly stateLock?: StateLock;
   readonly client: Client;
   readonly secrets: Secrets;
   readonly timeoutMs: number;
@@ -201,6 +204,7 @@ async function verifyInstance(
     placeholderAuthorization: PACT_PLACEHOLDER_AUTHORIZATION,
     realAuthorization: `Basic ${base64(`${run.credentials.username}:${run.credentials.password}`)}`,
     ...(run.states ? { states: run.states } : {}),
+    ...(run.stateLock ? { stateLock: run.stateLock } : {}),
     secrets: run.secrets,
   });
   try {

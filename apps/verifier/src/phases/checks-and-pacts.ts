@@ -8,11 +8,12 @@ import {
   mergeOutcomes,
   runConformance,
 } from "../engine/conformance.ts";
+import { stateLockOf } from "../engine/state-lock.ts";
 import type { ProviderStates } from "../engine/states.ts";
 import { verifyPacts } from "../pact/verify-pacts.ts";
 import type { Plan } from "../plan.ts";
 import { selects } from "../plan.ts";
-import type { CheckResult, Phase } from "../results.ts";
+import type { CheckResult, Phase, StatesSchedule } from "../results.ts";
 import { OBSERVED_CHECKS, withObservations } from "../rules/index.ts";
 import type { CheckDef } from "../rules/types.ts";
 import type { VerifyIo } from "../verify.ts";
@@ -78,6 +79,8 @@ export interface ChecksOutcome {
   readonly results: readonly CheckResult[];
   readonly conformance: ConformanceOutcome;
   readonly phases: { readonly pact?: Phase; readonly conformance?: Phase };
+  /** How provider states were scheduled, when the run used any (conformance.md §4). */
+  readonly states?: StatesSchedule;
 }
 
 /**
@@ -98,9 +101,15 @@ export async function runChecksAndPacts(
     /** Built once, before the first request (the case thread is started from it). */
     readonly setup: ConformanceSetup;
     readonly feed?: CaseFeed;
+    /** What the states probe found (preflight): one state at a time unless setups are additive. */
+    readonly schedule?: StatesSchedule;
   },
 ): Promise<ChecksOutcome> {
-  const { setup, feed } = prepared;
+  const { feed, schedule } = prepared;
+  // Not additive, or not known to be: one lock for every thread's batches and Pact's interactions.
+  const stateLock =
+    schedule?.scheduling === "one-at-a-time" ? stateLockOf(new SharedArrayBuffer(4)) : undefined;
+  const setup = stateLock ? { ...prepared.setup, stateLock: stateLock.shared } : prepared.setup;
   const results: CheckResult[] = [];
   const held: CheckResult[] = [];
   const emit = (r: CheckResult) => {
@@ -136,6 +145,7 @@ export async function runChecksAndPacts(
           providerUrl: provider.url,
           credentials: provider.credentials,
           ...(states ? { states } : {}),
+          ...(stateLock ? { stateLock } : {}),
           client: transport.client,
           secrets: run.secrets,
           timeoutMs: config.timeoutMs,
@@ -188,5 +198,5 @@ export async function runChecksAndPacts(
     ),
   );
   for (const r of held) emit(withObservations(r, conformance.observations, foreign));
-  return { results, conformance, phases };
+  return { results, conformance, phases, ...(schedule ? { states: schedule } : {}) };
 }

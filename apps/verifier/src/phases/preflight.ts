@@ -1,9 +1,11 @@
 import { type ContractProfile, detailedOperations, operationPath } from "@idp/contracts";
+import { probeStates } from "../engine/state-schedule.ts";
 import { ProviderStates } from "../engine/states.ts";
 import { VerifyError } from "../errors.ts";
 import type { Client } from "../http/client.ts";
 import type { Plan } from "../plan.ts";
 import { targetOf } from "../restore/probe.ts";
+import type { StatesSchedule } from "../results.ts";
 import type { RunContext } from "./context.ts";
 import type { ProviderUnderTest } from "./provider.ts";
 import { type SavedRules, saveRules } from "./restore.ts";
@@ -12,7 +14,8 @@ import { type SavedRules, saveRules } from "./restore.ts";
  * One request per operation, without credentials, before any check: a provider that never
  * answers, or answers 404 everywhere (the base address misses /v1), is exit 2, not a failure list.
  * Then every provider state the run will use is set up and torn down once: a state without a
- * handler is one setup problem (exit 2), never a broken rule. Returns the states client.
+ * handler is one setup problem (exit 2), never a broken rule; and the run learns whether setups are
+ * additive (engine/state-schedule.ts). Returns the states client and how states are scheduled.
  */
 export async function preflightAndStates(
   client: Client,
@@ -20,15 +23,28 @@ export async function preflightAndStates(
   plan: Plan,
   run: RunContext,
   profile: ContractProfile,
-): Promise<{ readonly states?: ProviderStates; readonly savedRules: SavedRules }> {
+): Promise<{
+  readonly states?: ProviderStates;
+  readonly schedule?: StatesSchedule;
+  readonly savedRules: SavedRules;
+}> {
   await preflight(client, provider.url);
   // Before the first update of the clustering rules: what to put back after the last request (§8).
   const savedRules = await saveRules(client, targetOf(provider.url, provider.credentials, profile));
   const states = provider.states
     ? new ProviderStates(provider.states.url, client, run.secrets, provider.states.authorization)
     : undefined;
+  let schedule: StatesSchedule | undefined;
   if (states && plan.stateUses.length > 0) {
-    const missing = await states.probe(plan.stateUses);
+    const probed = await probeStates(
+      states,
+      client,
+      targetOf(provider.url, provider.credentials, profile),
+      plan.stateUses,
+      run.runId,
+    );
+    const missing = probed.missing;
+    schedule = probed.schedule;
     if (missing.size > 0) {
       const [name, reason] = [...missing][0] as [string, string];
       throw new VerifyError(
@@ -37,7 +53,7 @@ export async function preflightAndStates(
       );
     }
   }
-  return { ...(states ? { states } : {}), savedRules };
+  return { ...(states ? { states } : {}), ...(schedule ? { schedule } : {}), savedRules };
 }
 
 async function preflight(client: Client, providerUrl: string): Promise<void> {

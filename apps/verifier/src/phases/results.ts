@@ -123,6 +123,7 @@ export function assembleReport(
       ...(config.harPath ? { har: config.harPath } : {}),
     },
     restore: restored,
+    ...(outcome.states ? { states: outcome.states } : {}),
     ...(stopped ? { providerStopped: stopped } : {}),
     warnings: [...run.secrets.warnings(), ...restored.warnings],
     summary,

@@ -9,6 +9,7 @@ import {
   runsText,
   seconds,
   sourceText,
+  statesText,
   statusGrid,
   verdictLine,
 } from "./format.ts";
@@ -60,6 +61,8 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
   );
   out.push(deploymentText(report));
   out.push(`left as found: ${restoreLines(report).join("; ")}`);
+  const states = statesText(report);
+  if (states) out.push(states);
   for (const line of pactOriginLines(report)) out.push(`pact of ${line}`);
   for (const w of report.warnings) out.push(w);
   const byId = new Map(report.checks.map((c) => [c.id, c]));

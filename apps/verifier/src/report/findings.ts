@@ -25,6 +25,7 @@ const BODY_KINDS = new Set([
   "content-type",
   "truncated",
   "not-json",
+  "not-utf8",
   "body-shape",
   "errors-item",
   "error-code",

@@ -226,6 +226,11 @@ export function deploymentText(report: VerifyReport): string {
   return parts.join(" · ");
 }
 
+/** How provider states were scheduled and why (conformance.md §4), for every report; undefined without states. */
+export function statesText(report: VerifyReport): string | undefined {
+  return report.states ? `provider states: ${report.states.detail}` : undefined;
+}
+
 const rateText = (perSecond: number) =>
   Number.isInteger(perSecond) ? `${perSecond}/s` : `${Math.round(perSecond * 60)}/m`;
 

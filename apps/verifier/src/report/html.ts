@@ -11,6 +11,7 @@ import {
   ruleSentence,
   runsText,
   seconds,
+  statesText,
   statusGrid,
   verdictLine,
 } from "./format.ts";
@@ -386,6 +387,7 @@ export function renderHtml(report: VerifyReport, options: { readonly path?: stri
   const banner = report.exitCode === 0 ? "ok" : report.exitCode === 1 ? "bad" : "warn";
   const failed = inFindingOrder(report);
   const broken = report.checks.filter((c) => c.status === "incomplete" || c.status === "error");
+  const states = statesText(report);
   const meta = [
     `${shardText(report)}provider <code>${esc(report.providerUrl)}</code>${report.embedded ? " (embedded reference provider)" : ""}`,
     `seed <code>${report.seed}</code>`,
@@ -394,6 +396,7 @@ export function renderHtml(report: VerifyReport, options: { readonly path?: stri
     `${report.requests.sent} requests, ${report.requests.answered} answered`,
     esc(deploymentText(report)),
     esc(`left as found: ${restoreLines(report).join("; ")}`),
+    ...(states ? [esc(states)] : []),
     seconds(report.durationMs),
     `idp-verify ${esc(report.tool.version)}`,
     `started ${esc(report.startedAt)}`,

@@ -1,6 +1,6 @@
 import type { CheckResult, LeftOut, VerifyReport } from "../results.ts";
 import { CELLS_CHECK_ID } from "./cells.ts";
-import { deploymentText, failureLines, restoreLines, verdictLine } from "./format.ts";
+import { deploymentText, failureLines, restoreLines, statesText, verdictLine } from "./format.ts";
 
 // XML 1.0 forbids control characters and lone surrogates: each becomes U+FFFD.
 const XML_FORBIDDEN =
@@ -90,6 +90,7 @@ export function renderJunit(report: VerifyReport): string {
     ),
   );
   const started = Date.parse(report.startedAt);
+  const states = statesText(report);
   const suites = (["pact", "conformance"] as const).flatMap((kind) => {
     const cases = report.checks.filter((c) => c.kind === kind);
     const left = report.leftOut.filter((l) => l.kind === kind);
@@ -101,7 +102,7 @@ export function renderJunit(report: VerifyReport): string {
     return [
       [
         `  <testsuite name="idp-verify ${kind}" tests="${cases.length + left.length}" failures="${count("failed")}" errors="${count("error", "incomplete")}" skipped="${left.length}" time="${secs(wall)}" timestamp="${at}">`,
-        `    <properties><property name="tool" value="idp-verify ${xml(report.tool.version)}"/><property name="provider" value="${xml(report.providerUrl)}"/><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/><property name="profile" value="${xml(report.profile.name)}"/><property name="requests.throttled" value="${report.requests.throttled}"/><property name="deployment" value="${xml(deploymentText(report))}"/><property name="restore" value="${xml(restoreLines(report).join("; "))}"/>${report.shard ? `<property name="shard" value="${report.shard.index}/${report.shard.total}"/>` : ""}</properties>`,
+        `    <properties><property name="tool" value="idp-verify ${xml(report.tool.version)}"/><property name="provider" value="${xml(report.providerUrl)}"/><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/><property name="profile" value="${xml(report.profile.name)}"/><property name="requests.throttled" value="${report.requests.throttled}"/><property name="deployment" value="${xml(deploymentText(report))}"/><property name="restore" value="${xml(restoreLines(report).join("; "))}"/>${states ? `<property name="states" value="${xml(states)}"/>` : ""}${report.shard ? `<property name="shard" value="${report.shard.index}/${report.shard.total}"/>` : ""}</properties>`,
         ...cases.map((c) => testcase(c, consumers.size > 1)),
         ...left.map((l) => skipped(kind, l)),
         "  </testsuite>",

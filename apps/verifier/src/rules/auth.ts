@@ -34,6 +34,17 @@ export interface AuthSpec {
   readonly curlAuth: readonly string[];
 }
 
+/**
+ * The scheme of the variants that send Basic: any case, since auth-scheme is case-insensitive
+ * (RFC 9110 §11.1): `basic` is Basic, so a variant never leans on the case of the word to be
+ * refused. Shrinks to `Basic`.
+ */
+const BASIC_SCHEMES = ["Basic", "basic", "BASIC", "bASIC"] as const;
+const basicScheme = fc.constantFrom(...BASIC_SCHEMES);
+
+/** Schemes other than Basic (in no case is one of them Basic). */
+export const OTHER_SCHEMES = ["Bearer", "Digest", "Negotiate", "Token"] as const;
+
 const headerFromShell = (scheme: string, printf: string) => [
   "-H",
   `"Authorization: ${scheme} $(${printf} | base64 | tr -d '\\n')"`,
@@ -68,7 +79,7 @@ export function authVariantArb(
         curlAuth: [],
       });
     case "other-scheme":
-      return fc.constantFrom("Bearer", "Digest", "Negotiate", "Token").map((scheme) => ({
+      return fc.constantFrom(...OTHER_SCHEMES).map((scheme) => ({
         variant,
         header: `${scheme} ${base64(`${c.username}:${c.password}`)}`,
         description: `scheme ${scheme} (not Basic) with the valid user:password token`,
@@ -77,16 +88,17 @@ export function authVariantArb(
     case "bad-base64":
       return fc
         .tuple(
+          basicScheme,
           fc.stringMatching(/^[A-Za-z0-9+/]{0,12}$/),
           fc.constantFrom(...NON_BASE64),
           fc.stringMatching(/^[A-Za-z0-9+/]{0,12}$/),
         )
-        .map(([a, bad, z]) => {
-          const header = `Basic ${a}${bad}${z}`;
+        .map(([scheme, a, bad, z]) => {
+          const header = `${scheme} ${a}${bad}${z}`;
           return {
             variant,
             header,
-            description: "Basic with text that is not base64",
+            description: `${scheme} with text that is not base64`,
             curlAuth: ["-H", shq(`Authorization: ${header}`)],
           };
         });
@@ -94,50 +106,80 @@ export function authVariantArb(
       registerAuthSecrets(c, secrets);
       const joined = joinedOf(c);
       return fc.oneof(
-        fc.constant({
+        basicScheme.map((scheme) => ({
           variant,
-          header: `Basic ${base64(joined)}`,
-          description: "Basic with the valid username and password joined without a colon",
-          curlAuth: headerFromShell("Basic", `printf '%s' "$IDP_USERNAME$IDP_PASSWORD"`),
-        }),
-        fc.stringMatching(/^[^:]{0,16}$/).map((s) => {
-          const header = `Basic ${base64(s)}`;
+          header: `${scheme} ${base64(joined.value)}`,
+          description: `${scheme} with the valid username and ${joined.words} joined without a colon`,
+          curlAuth: headerFromShell(scheme, `printf '%s' "$IDP_USERNAME${joined.shell}"`),
+        })),
+        fc.tuple(basicScheme, fc.stringMatching(/^[^:]{0,16}$/)).map(([scheme, s]) => {
+          const header = `${scheme} ${base64(s)}`;
           return {
             variant,
             header,
-            description: `Basic with ${JSON.stringify(s)} (no colon)`,
+            description: `${scheme} with ${JSON.stringify(s)} (no colon)`,
             curlAuth: ["-H", shq(`Authorization: ${header}`)],
           };
         }),
       );
     }
     case "wrong-user":
-      // The wrong user sends the real password: each exchange's record scrubs that request's own
-      // credentials (raw and encoded), so nothing is registered per case.
-      return nearMiss(c.username, "IDP_USERNAME").map(({ value: user, shell }) => {
-        return {
-          variant,
-          header: `Basic ${base64(`${user}:${c.password}`)}`,
-          description: `Basic with a wrong username (${shell.words}) and the valid password`,
-          curlAuth: headerFromShell("Basic", `printf '%s:%s' ${shell.text} "$IDP_PASSWORD"`),
-        };
-      });
+      return fc
+        .tuple(basicScheme, nearMiss(c.username, "IDP_USERNAME", false))
+        .map(([scheme, miss]) => wrongUser(c, scheme, miss));
     case "wrong-password":
-      // A near miss holds part of the password: never printed (curl builds it from $IDP_PASSWORD),
-      // scrubbed from its own exchange if echoed.
-      return nearMiss(c.password, "IDP_PASSWORD").map(({ value: password, shell }) => {
-        return {
-          variant,
-          header: `Basic ${base64(`${c.username}:${password}`)}`,
-          description: `Basic with the valid username and a wrong password (${shell.words})`,
-          curlAuth: headerFromShell("Basic", `printf '%s:%s' "$IDP_USERNAME" ${shell.text}`),
-        };
-      });
+      return fc
+        .tuple(basicScheme, nearMiss(c.password, "IDP_PASSWORD", true))
+        .map(([scheme, miss]) => wrongPassword(c, scheme, miss));
   }
 }
 
-/** The user and password joined without a colon (R1's no-colon variant). */
-const joinedOf = (c: Credentials) => `${c.username}${c.password}`;
+// The wrong user sends the real password: each exchange's record scrubs that request's own
+// credentials (raw and encoded), so nothing is registered per case.
+const wrongUser = (c: Credentials, scheme: string, { value: user, shell }: Miss): AuthSpec => ({
+  variant: "wrong-user",
+  header: `${scheme} ${base64(`${user}:${c.password}`)}`,
+  description: `${scheme} with a wrong username (${shell.words}) and the valid password`,
+  curlAuth: headerFromShell(scheme, `printf '%s:%s' ${shell.text} "$IDP_PASSWORD"`),
+});
+
+// A near miss holds part of the password: never printed (curl builds it from $IDP_PASSWORD),
+// scrubbed from its own exchange if echoed.
+const wrongPassword = (c: Credentials, scheme: string, { value, shell }: Miss): AuthSpec => ({
+  variant: "wrong-password",
+  header: `${scheme} ${base64(`${c.username}:${value}`)}`,
+  description: `${scheme} with the valid username and a wrong password (${shell.words})`,
+  curlAuth: headerFromShell(scheme, `printf '%s:%s' "$IDP_USERNAME" ${shell.text}`),
+});
+
+/**
+ * The near misses R1 sends first, every run the same (one request per operation each), so a
+ * provider that accepts one is caught on every seed: the right value with text appended (after a
+ * colon too, as `user:password:x`: the password ends at the end, never at a second colon), with a
+ * space before or after it, in another case, cut short, and empty. Never the right value.
+ */
+export function authExamples(variant: AuthVariant, c: Credentials): AuthSpec[] {
+  if (variant === "wrong-user")
+    return fixedMisses(c.username, "IDP_USERNAME", false).map((m) => wrongUser(c, "Basic", m));
+  if (variant === "wrong-password")
+    return fixedMisses(c.password, "IDP_PASSWORD", true).map((m) => wrongPassword(c, "Basic", m));
+  return [];
+}
+
+/**
+ * The user and what the no-colon variant joins to it: the password up to its first colon (a
+ * password may hold colons; the join must not), as a value, as shell text and in words.
+ */
+function joinedOf(c: Credentials) {
+  const colon = c.password.indexOf(":");
+  return colon < 0
+    ? { value: `${c.username}${c.password}`, shell: "$IDP_PASSWORD", words: "password" }
+    : {
+        value: `${c.username}${c.password.slice(0, colon)}`,
+        shell: `\${IDP_PASSWORD:0:${colon}}`,
+        words: "the password up to its first colon",
+      };
+}
 
 /**
  * Registers every credential value the R1 matrix sends beyond the run's own (the no-colon join,
@@ -145,7 +187,7 @@ const joinedOf = (c: Credentials) => `${c.username}${c.password}`;
  * generate (engine/case-feed.ts).
  */
 export function registerAuthSecrets(c: Credentials, secrets: Secrets): void {
-  const joined = joinedOf(c);
+  const joined = joinedOf(c).value;
   secrets.add(joined, "password");
   secrets.add(base64(joined), "password");
 }
@@ -161,45 +203,78 @@ interface Miss {
 }
 
 /**
- * Wrong values that sit next to the right one, where real comparisons go wrong (a prefix match, a
- * case-insensitive one, a cut at the stored length), and any other string. Never the right value,
- * never a colon (that would be another variant).
+ * Wrong values that sit next to the right one, where real comparisons go wrong, and any other
+ * string: {@link fixedMisses}, and the same kinds with generated text (appended, after a colon,
+ * cut at any length). Never the right value. A username never holds a colon (it would end there:
+ * another variant); a password may (RFC 7617 splits at the first colon).
  */
-function nearMiss(right: string, envVar: string): fc.Arbitrary<Miss> {
-  const v = `$${envVar}`;
+function nearMiss(right: string, envVar: string, colons: boolean): fc.Arbitrary<Miss> {
+  const v = `"$${envVar}"`;
+  const noColon = (x: string) => (colons ? x : x.replaceAll(":", ""));
   const other = fc.string({ maxLength: 16 }).map((x): Miss => {
-    const value = x.replaceAll(":", "");
+    const value = noColon(x);
     const fixed = value === right ? `${value}x` : value;
     return { value: fixed, shell: { text: shq(fixed), words: JSON.stringify(fixed) } };
   });
-  const longer = fc
-    .string({ minLength: 1, maxLength: 8 })
-    .map((x) => x.replaceAll(":", "") || "x")
-    .map(
-      (x): Miss => ({
-        value: `${right}${x}`,
-        shell: { text: `"${v}"${shq(x)}`, words: `the right one followed by ${JSON.stringify(x)}` },
-      }),
-    );
-  const misses = [other, longer];
-  if (right.length > 1)
-    misses.push(
-      fc.integer({ min: 0, max: right.length - 1 }).map(
-        (n): Miss => ({
-          value: right.slice(0, n),
-          shell: { text: `"\${${envVar}:0:${n}}"`, words: `the first ${n} of its characters` },
-        }),
-      ),
-    );
-  if (swapCase(right) !== right)
-    misses.push(
-      fc.constant<Miss>({
-        value: swapCase(right),
+  const appended = (sep: string) =>
+    fc
+      .string({ minLength: sep ? 0 : 1, maxLength: 8 })
+      .map((x) => followedBy(right, v, `${sep}${noColon(x) || (sep ? "" : "x")}`));
+  const misses = [
+    other,
+    appended(""),
+    ...(colons ? [appended(":")] : []),
+    fc.constantFrom(...spaced(right, v)),
+    fc.integer({ min: 0, max: Math.max(0, right.length - 1) }).map((n) => cut(right, envVar, n)),
+  ];
+  const swapped = otherCase(right, v);
+  if (swapped) misses.push(fc.constant(swapped));
+  // Only an empty right value could be cut to itself (configuration refuses one).
+  return fc.oneof(...misses).filter((m) => m.value !== right);
+}
+
+/** The near misses of {@link authExamples}, each kind once. */
+function fixedMisses(right: string, envVar: string, colons: boolean): Miss[] {
+  const v = `"$${envVar}"`;
+  const misses = [
+    ...(colons ? [followedBy(right, v, ":x")] : []),
+    followedBy(right, v, "x"),
+    ...spaced(right, v),
+    otherCase(right, v),
+    right.length > 0 ? cut(right, envVar, right.length - 1) : undefined,
+    right.length > 1 ? cut(right, envVar, 0) : undefined,
+  ];
+  return misses.filter((m): m is Miss => m !== undefined && m.value !== right);
+}
+
+/** The right value with `x` appended (`v`: the right value as shell text). */
+const followedBy = (right: string, v: string, x: string): Miss => ({
+  value: `${right}${x}`,
+  shell: { text: `${v}${shq(x)}`, words: `the right one followed by ${JSON.stringify(x)}` },
+});
+
+/** The right value with a space before it, and after it (what a trimming comparison accepts). */
+const spaced = (right: string, v: string): Miss[] => [
+  { value: ` ${right}`, shell: { text: `' '${v}`, words: "the right one after a space" } },
+  { value: `${right} `, shell: { text: `${v}' '`, words: "the right one and a space" } },
+];
+
+/** Its first `n` characters (UTF-16 units, as the shell reads them in a UTF-8 locale alike). */
+const cut = (right: string, envVar: string, n: number): Miss => ({
+  value: right.slice(0, n),
+  shell: { text: `"\${${envVar}:0:${n}}"`, words: `the first ${n} of its characters` },
+});
+
+/** Every letter in the other case, if that changes anything. */
+function otherCase(right: string, v: string): Miss | undefined {
+  const value = swapCase(right);
+  return value === right
+    ? undefined
+    : {
+        value,
         shell: {
-          text: `"$(printf '%s' "${v}" | tr 'a-zA-Z' 'A-Za-z')"`,
+          text: `"$(printf '%s' ${v} | tr 'a-zA-Z' 'A-Za-z')"`,
           words: "the right one in other letter case",
         },
-      }),
-    );
-  return fc.oneof(...misses);
+      };
 }

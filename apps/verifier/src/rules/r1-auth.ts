@@ -4,8 +4,14 @@ import {
   DETAILED_OPERATION_IDS,
 } from "@idp/contracts";
 import fc from "fast-check";
-import { AUTH_VARIANT_WORDS, AUTH_VARIANTS, type AuthVariant, authVariantArb } from "./auth.ts";
-import { caseArb, sharedAnyBody } from "./requests.ts";
+import {
+  AUTH_VARIANT_WORDS,
+  AUTH_VARIANTS,
+  type AuthVariant,
+  authExamples,
+  authVariantArb,
+} from "./auth.ts";
+import { caseArb, exampleValidBody, sharedAnyBody, toCase } from "./requests.ts";
 import type { CheckDef, RuleModule } from "./types.ts";
 import { judgeResponse, observed } from "./verdict.ts";
 
@@ -23,6 +29,15 @@ const authCheck = (variant: AuthVariant): CheckDef => ({
       ...DETAILED_OPERATION_IDS.map((op) =>
         caseArb(op, sharedAnyBody(op, ctx), authVariantArb(variant, ctx.credentials, ctx.secrets)),
       ),
+    ),
+  // The near misses a real comparison lets through (text appended, after a colon too; a space
+  // before or after; another case; cut short), each once per operation before the generated cases.
+  examples: (ctx) =>
+    authExamples(variant, ctx.credentials).flatMap((auth) =>
+      DETAILED_OPERATION_IDS.map((op) => ({
+        ...toCase(op, exampleValidBody(op, ctx), ctx),
+        auth,
+      })),
     ),
   judge: (_c, answer, { ctx }) =>
     judgeResponse("R1", answer, (res) => authRejectionProblem(observed(res), ctx.profile)),

@@ -26,25 +26,39 @@ function renamed(c: Case, fresh: string): Case {
   const name =
     original.length > head.length ? [...head, ...original.slice(head.length)].join("") : fresh;
   const text = JSON.stringify({ ...body, schema: { ...body.schema, name } });
+  // A new body whole: the case's may carry its bytes as encoded where it was generated.
   return {
     ...c,
-    body: { ...c.body, text, note: `the same valid body, renamed to ${JSON.stringify(name)}` },
+    body: {
+      text,
+      kind: c.body.kind,
+      note: `the same valid body, renamed to ${JSON.stringify(name)}`,
+    },
   };
 }
 
+const HOLDS_NAMES = "the provider refuses names it already holds (allowed, conformance.md §1)";
+
 /**
  * A provider may refuse a schema name it already holds (conformance.md §1): a valid create answered
- * 422 is sent once more under a name this run has never sent; 201 then means the provider keeps
- * names unique, which is a warning, not a failure. Generated names are never changed beforehand.
+ * 422 passes when an earlier case of this check created that name (a 201 for it, `""` included:
+ * no other name is as long), and else when the same schema under a name this run never sent gets
+ * 201 (names another check or run created). Either is a warning, not a failure. Generated names
+ * are never changed beforehand.
  */
 async function judgeCreate(c: Case, status: number, io: JudgeIo): Promise<Verdict | undefined> {
   if (c.operation !== "createSchema" || status !== 422) return undefined;
+  const name = (JSON.parse(c.body.text) as { schema: { name?: unknown } }).schema.name;
+  if (typeof name === "string" && (await io.createdBefore(name)))
+    return {
+      ok: true,
+      warning: `createSchema answered 422 to a valid schema whose name an earlier case had created (201): ${HOLDS_NAMES}`,
+    };
   const retry = await io.resend(renamed(c, io.ctx.freshSchemaName()));
   if (retry.raw.kind === "response" && retry.raw.status === 201)
     return {
       ok: true,
-      warning:
-        "createSchema answered 422 to a valid schema and 201 to the same schema under a name never sent before: the provider refuses names it already holds (allowed, conformance.md §1)",
+      warning: `createSchema answered 422 to a valid schema and 201 to the same schema under a name never sent before: ${HOLDS_NAMES}`,
     };
   return undefined;
 }
@@ -119,7 +133,10 @@ async function explainSize(op: DetailedOperationId, c: Case, io: JudgeIo) {
       return `a ${formatPath(p.path)} of ${limit.max + 1} ${UNIT_WORDS[limit.unit]} is refused; ${limit.max} is accepted${bound ? `, but ${bound}` : ""}`;
     }
     const smaller = change(body, p.path, p.cut);
-    let probe: Case = { ...c, body: { ...c.body, text: JSON.stringify(smaller) } };
+    let probe: Case = {
+      ...c,
+      body: { text: JSON.stringify(smaller), kind: c.body.kind, note: c.body.note },
+    };
     // A create under a name never sent: the same length, unless the name is what was cut.
     if (op === "createSchema") probe = renamed(probe, io.ctx.freshSchemaName());
     const answer = await io.resend(probe);
@@ -190,6 +207,7 @@ const acceptedCheck = (op: DetailedOperationId): CheckDef => ({
     return (await judgeCreate(c, status, io)) ?? fromProblem(problem, answer);
   },
   explain: (c, io) => explainSize(op, c, io),
+  ...(op === "createSchema" ? { recordsCreates: true as const } : {}),
   weight: 1,
   expects: () => ({
     status: [detailedOperations[op].successStatus],

@@ -56,6 +56,18 @@ export function validBody(op: DetailedOperationId, ctx: RuleContext): fc.Arbitra
   );
 }
 
+/** The seed of the valid body an example is sent with (every run the same, whatever --seed). */
+const EXAMPLE_BODY_SEED = 29;
+
+/** One valid body of an operation, the same every run: what examples about credentials send. */
+export function exampleValidBody(op: DetailedOperationId, ctx: RuleContext): SentBody {
+  return once(ctx.profile, `example ${op}`, () => {
+    const [body] = fc.sample(validBody(op, ctx), { seed: EXAMPLE_BODY_SEED, numRuns: 1 });
+    if (!body) throw new Error(`no valid ${op} body to send (a bug)`);
+    return body;
+  });
+}
+
 /**
  * Valid bodies at every size, for R4: nine in ten small (at most 5 items per container), one in ten
  * large (long strings in every string and key, or many items; up to 1 MiB), so R4 holds large bodies

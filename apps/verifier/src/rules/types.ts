@@ -110,6 +110,11 @@ export interface JudgeIo {
   readonly ctx: RuleContext;
   resend(c: Case): Promise<Answer>;
   neighbour(name: NeighbourName, schemaName?: string): Promise<Answer>;
+  /**
+   * Whether an earlier case of this check created the schema `name` (a 201 to its create, `""`
+   * included); only for a check with `recordsCreates`.
+   */
+  createdBefore(name: string): Promise<boolean>;
 }
 
 /** What a replay of a failure is built from. */
@@ -171,6 +176,8 @@ export interface CheckDef {
    * other request may write in between (R9).
    */
   readonly exclusive?: true;
+  /** Its judge asks which schema names its earlier cases created (`JudgeIo.createdBefore`). */
+  readonly recordsCreates?: true;
 }
 
 /** One rule of conformance.md §1 and its checks. */

@@ -63,16 +63,22 @@ export const CREDENTIAL_TOKEN = Buffer.from(
 export function against(
   provider: { readonly baseUrl: string; readonly statesUrl?: string },
   extra: readonly string[] = [],
-  options: { readonly states?: boolean; readonly runs?: number; readonly seed?: number } = {},
+  options: {
+    readonly states?: boolean;
+    readonly runs?: number;
+    readonly seed?: number;
+    readonly credentials?: { readonly username: string; readonly password: string };
+  } = {},
 ): string[] {
   const withStates = options.states ?? true;
+  const { username, password } = options.credentials ?? CREDENTIALS;
   return [
     "--provider-url",
     provider.baseUrl,
     "--username",
-    CREDENTIALS.username,
+    username,
     "--password",
-    CREDENTIALS.password,
+    password,
     ...(withStates && provider.statesUrl ? ["--provider-states-url", provider.statesUrl] : []),
     "--runs",
     String(options.runs ?? 30),

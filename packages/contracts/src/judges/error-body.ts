@@ -3,15 +3,16 @@ import { describeErrorsItems } from "../error-items.ts";
 import { AUTHENTICATION_FAILED } from "../errors.ts";
 import { type ContractProfile, defaultProfile } from "../profiles.ts";
 import { FIXED_SOURCES } from "../rules.ts";
+import { jsonMediaTypeProblem } from "./media-type.ts";
 import {
   bodyBytes,
   bodyText,
-  isJsonContentType,
   type ObservedResponse,
   oneLine,
   type Problem,
   preview,
 } from "./problem.ts";
+import { decodeUtf8 } from "./utf8.ts";
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -35,14 +36,20 @@ export function errorBodyProblem(
   // Built only for a message: judging a conforming answer stays cheap.
   const needs = () =>
     `error (string), error_description (string), errors (array of ${describeErrorsItems(profile.errorsItems)})`;
-  if (!isJsonContentType(res.contentType)) {
+  const mediaProblem = jsonMediaTypeProblem(res.contentType);
+  if (mediaProblem !== undefined) {
     const received = res.contentType === undefined ? "none" : JSON.stringify(res.contentType);
+    // The type itself says what is wrong; a charset or a broken parameter needs saying.
+    const why =
+      res.contentType === undefined || mediaProblem.startsWith("the media type")
+        ? ""
+        : ` (${mediaProblem})`;
     return {
       rule: "R2",
       kind: "content-type",
-      message: `R2: a ${status} answer must have Content-Type application/json, got ${received}`,
+      message: `R2: a ${status} answer must have Content-Type application/json, got ${received}${why}`,
       source: spec,
-      expected: "application/json",
+      expected: "application/json (any case, any parameters, no charset but UTF-8)",
       received,
     };
   }
@@ -55,7 +62,21 @@ export function errorBodyProblem(
       expected: needs(),
       received: `more than ${bodyBytes(res.body)} bytes`,
     };
-  const text = bodyText(res.body);
+  const decoded = typeof res.body === "string" ? { text: res.body } : decodeUtf8(res.body);
+  if ("invalidAt" in decoded) {
+    const at = decoded.invalidAt;
+    const byte = (res.body as Uint8Array)[at] ?? 0;
+    const hex = `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    return {
+      rule: "R2",
+      kind: "not-utf8",
+      message: `R2: the ${status} error body is not UTF-8 (RFC 8259 §8.1): byte ${hex} at offset ${at} begins no UTF-8 character`,
+      source: spec,
+      expected: "a UTF-8 JSON text",
+      received: `byte ${hex} at offset ${at}`,
+    };
+  }
+  const text = decoded.text;
   const parsed = parseJson(text);
   if (!parsed.ok)
     return {

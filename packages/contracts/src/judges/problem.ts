@@ -1,4 +1,5 @@
 import type { RuleId, RuleSource } from "../rules.ts";
+import { jsonMediaTypeProblem } from "./media-type.ts";
 
 /** The parts of an HTTP answer the judges read (an undici/node answer, a pact's response...). */
 export interface ObservedResponse {
@@ -17,6 +18,7 @@ export type ProblemKind =
   | "content-type"
   | "truncated"
   | "not-json"
+  | "not-utf8"
   | "body-shape"
   | "errors-item"
   | "error-code"
@@ -48,9 +50,12 @@ export const bodyText = (body: string | Uint8Array): string =>
 export const bodyBytes = (body: string | Uint8Array): number =>
   typeof body === "string" ? new TextEncoder().encode(body).length : body.length;
 
-/** `application/json`, with or without parameters (`; charset=utf-8`), any case. */
+/**
+ * `application/json` as RFC 9110 §8.3.1 compares it: type, subtype and parameter names in any case,
+ * any parameters, no `charset` other than UTF-8 (conformance.md §1 R2).
+ */
 export function isJsonContentType(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/json\s*(;.*)?$/i.test(contentType.trim());
+  return jsonMediaTypeProblem(contentType) === undefined;
 }
 
 /** A short, one-line rendering of a received value for a message. */
