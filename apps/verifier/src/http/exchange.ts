@@ -123,7 +123,26 @@ export function cutAtCodePoint(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
-export const shq = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+const CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a terminal would obey
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const CONTROLS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a terminal would obey
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A shell word for `s`: single-quoted; with control characters, ANSI-C quoted (`$'a\x1bb'`), so a
+ * printed command line is shown, never obeyed, and still sends the same bytes when pasted.
+ */
+export const shq = (s: string): string =>
+  CONTROL.test(s)
+    ? `$'${s.replace(/[\\']/g, "\\$&").replace(CONTROLS, (c) => {
+        const n = c.codePointAt(0) ?? 0;
+        return n < 0x80
+          ? `\\x${n.toString(16).padStart(2, "0")}`
+          : `\\u${n.toString(16).padStart(4, "0")}`;
+      })}'`
+    : `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** A curl command that replays the request, with the credentials taken from the environment. */
 export function curlCommand(exchange: Exchange): string {

@@ -1,7 +1,7 @@
 import type { BrokerAuth } from "../config/parse.ts";
 import { authorizationOf } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
-import type { ProxySettings } from "../http/settings.ts";
+import type { ProxySettings, TlsSettings } from "../http/settings.ts";
 import { transportFor } from "../http/transport.ts";
 import type { Secrets } from "../secrets.ts";
 
@@ -40,13 +40,15 @@ export async function checkBrokerLogin(
     readonly timeoutMs: number;
     readonly secrets: Secrets;
     readonly proxy?: ProxySettings;
+    /** The run's TLS settings (`--ca-cert`, `--insecure`, client certificate): the broker's too. */
+    readonly tls?: TlsSettings;
   },
 ): Promise<void> {
   const u = new URL(url);
   const pool = transportFor(u.origin, {
     connections: 1,
-    timeoutMs: options.timeoutMs,
     proxy: options.proxy ?? {},
+    ...(options.tls ? { tls: options.tls } : {}),
   });
   try {
     const res = await pool.send(

@@ -5,6 +5,7 @@ import type { ProviderStates } from "../engine/states.ts";
 import { type Answer, type Client, THROTTLED_OUT } from "../http/client.ts";
 import { shq } from "../http/exchange.ts";
 import { operationOfRequest } from "../report/findings.ts";
+import { wireProblem } from "../rules/wire.ts";
 import type { Secrets } from "../secrets.ts";
 
 /** Where Pact's verifier sends state changes: the guard answers them (forwarding real ones). */
@@ -21,6 +22,8 @@ const HOP_BY_HOP = new Set([
   "upgrade",
   "host",
   "content-length",
+  // The verifier sends no Accept-Encoding (conformance.md §9), Pact's requests included.
+  "accept-encoding",
 ]);
 
 /** Everything that happened for one interaction: its state setups and its request. */
@@ -142,7 +145,7 @@ export class PactGuard {
     const method = req.method ?? "GET";
     // Tagged with its operation, so the status grid counts what Pact's interactions got.
     const operation = operationOfRequest(method, req.url ?? "/");
-    const answer = await this.#options.client.send(
+    const first = await this.#options.client.send(
       {
         ...(operation ? { operation } : {}),
         method,
@@ -155,6 +158,8 @@ export class PactGuard {
       },
       "pact",
     );
+    // Pact judges what it gets: never an answer that may be another request's (conformance.md §9).
+    const answer = await this.#options.client.confirm(first);
     group.answer = answer;
     group.endedAt = performance.now();
     const raw = answer.raw;
@@ -163,7 +168,10 @@ export class PactGuard {
       return withheld(res, raw.code, raw.message);
     }
     if (raw.kind === "transport-error") {
-      group.withheld = `no answer from the provider: ${raw.code}: ${this.#options.secrets.scrub(raw.message)}`;
+      const wire = wireProblem(raw);
+      group.withheld = this.#options.secrets.scrub(
+        wire ? wire.message : `no answer from the provider: ${raw.code}: ${raw.message}`,
+      );
       return withheld(res, raw.code, group.withheld);
     }
     if (raw.truncated) {
@@ -173,6 +181,8 @@ export class PactGuard {
     const out: string[] = [];
     for (const [name, value] of Object.entries(raw.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name)) continue;
+      // Pact gets the body decoded (conformance.md §9): not labelled as still encoded.
+      if (raw.decoded && name === "content-encoding") continue;
       for (const v of Array.isArray(value) ? value : [value]) out.push(name, v);
     }
     try {

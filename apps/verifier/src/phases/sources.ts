@@ -23,7 +23,12 @@ export async function readSources(config: Config, run: RunContext): Promise<Sour
     config.checks.length === 0 ||
     config.checks.some((s) => selects(s, PACT_PREFIX) || s.startsWith(`${PACT_PREFIX}.`));
   if (!pactWanted) return { files: [] };
-  const net = { timeoutMs: config.timeoutMs, secrets: run.secrets, proxy: config.transport.proxy };
+  const net = {
+    timeoutMs: config.timeoutMs,
+    secrets: run.secrets,
+    proxy: config.transport.proxy,
+    tls: config.transport.tls,
+  };
   if (config.broker) {
     await checkBrokerLogin(config.broker.url, config.broker.auth, net);
     return { files: [] };
