@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { H1Pool } from "../src/http/h1-pool.ts";
 import type { HttpRequest, HttpResult } from "../src/http/send.ts";
+import { tlsContextOf } from "../src/http/settings.ts";
 import { E_CLOSED, E_CUT_SHORT, E_IDLE_CLOSED, E_STRAY } from "../src/http/wire.ts";
 
 interface Received {
@@ -450,6 +451,26 @@ describe("H1Pool: TLS", () => {
       tls: { ca: pki.ca.cert, insecure: false },
     });
     expect(response(await send()).body.toString()).toBe("secure");
+  });
+
+  it("builds one secure context for the run's settings and resumes TLS sessions on new connections", async () => {
+    const reused: boolean[] = [];
+    server = await rawServer(
+      ({ socket }) => {
+        // Connection: close, so each request needs a connection (and a handshake) of its own.
+        socket.write("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 6\r\n\r\nsecure");
+      },
+      (h) => {
+        const s = createTlsServer({ cert: pki.server.cert, key: pki.server.key }, h);
+        s.on("secureConnection", (socket) => reused.push(socket.isSessionReused()));
+        return s;
+      },
+    );
+    const tls = { ca: pki.ca.cert, insecure: false };
+    expect(tlsContextOf(tls)).toBe(tlsContextOf(tls));
+    pool = new H1Pool(`https://localhost:${server.port}`, { connections: 1, tls });
+    for (let i = 0; i < 3; i++) expect(response(await send()).body.toString()).toBe("secure");
+    expect(reused).toEqual([false, true, true]);
   });
 
   it("refuses the same server without that CA, naming the certificate problem", async () => {

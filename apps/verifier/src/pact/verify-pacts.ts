@@ -14,7 +14,7 @@ import { brokerRefusalHint } from "./broker.ts";
 import { type InteractionOutcome, pactVerdictProblem, parseFfiResults } from "./ffi-results.ts";
 import type { PactFile, PactInteraction } from "./files.ts";
 import { type GuardGroup, PactGuard } from "./guard.ts";
-import { runPactWorker } from "./host.ts";
+import { pactTlsEnv, runPactWorker } from "./host.ts";
 import { PACT_PREFIX, pactCheckId } from "./ids.ts";
 import { type PactOrigin, pactOrigins, severalOrigins } from "./origins.ts";
 import { instanceCount, partitionByStates } from "./partition.ts";
@@ -226,6 +226,8 @@ async function verifyInstance(
       providerStatesSetupTeardown: true,
       providerStatesSetupBody: true,
       followRedirects: false,
+      // --insecure reaches Pact's own requests (the broker, pact URLs); its CA goes by SSL_CERT_FILE.
+      ...(run.client.options.transport?.tls.insecure ? { disableSslVerification: true } : {}),
       ...(run.broker
         ? brokerOptions(run.broker)
         : { pactUrls, ...(run.pactUrlAuth ? brokerLogin(run.pactUrlAuth) : {}) }),
@@ -245,6 +247,7 @@ async function verifyInstance(
       { options },
       Math.max(1_000, budget),
       run.client.options.transport?.proxy,
+      pactTlsEnv(run.client.options.transport?.tls, dir),
     );
     const scrub = (s: string) => run.secrets.scrub(s);
     const parsed =
