@@ -99,6 +99,13 @@ export function transportSettings(
   ];
   const cert = flags["client-cert"];
   const key = flags["client-key"];
+  const ca = flags["ca-cert"];
+  const files = {
+    ...(ca ? { ca: resolve(cwd, ca) } : {}),
+    ...(cert ? { cert: resolve(cwd, cert) } : {}),
+    ...(key ? { key: resolve(cwd, key) } : {}),
+    ...(extra ? { extraCa: true as const } : {}),
+  };
   return {
     ...(ratePerSecond !== undefined ? { ratePerSecond } : {}),
     headers,
@@ -107,6 +114,7 @@ export function transportSettings(
       ...(cert ? { cert: pem("--client-cert", cert, cwd, "certificate") } : {}),
       ...(key ? { key: pem("--client-key", key, cwd, "key") } : {}),
       insecure: flags.insecure === true,
+      ...(Object.keys(files).length > 0 ? { files } : {}),
     },
     proxy: proxySettings(env),
   };

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { type ContractProfile, loadProfile } from "@idp/contracts";
 import { Client } from "../http/client.ts";
+import { viaArgs } from "../http/exchange.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import type { TransportSettings } from "../http/settings.ts";
 import { type Created, mergeCreated, NONE_CREATED } from "../restore/ledger.ts";
@@ -101,6 +102,8 @@ function replayCommand(setup: ConformanceSetup, id: string): string {
   if (setup.replay.statesUrl) parts.push("--provider-states-url", setup.replay.statesUrl);
   if (setup.replay.profileArg !== "default") parts.push("--profile", setup.replay.profileArg);
   parts.push("--checks", id, "--seed", String(setup.seed), "--runs", String(setup.runs));
+  // What the run sent with every request: `--header` values by variable, its TLS files.
+  parts.push(...viaArgs(setup.transport));
   return parts.join(" ");
 }
 

@@ -1,6 +1,6 @@
 import { PROVIDER_STATE_PARAM, type ProviderStateName } from "@idp/contracts";
 import { type Client, THROTTLED_OUT } from "../http/client.ts";
-import { shq } from "../http/exchange.ts";
+import { curlVia, shq } from "../http/exchange.ts";
 import { wireProblem } from "../rules/wire.ts";
 import type { Secrets } from "../secrets.ts";
 
@@ -94,7 +94,8 @@ export class ProviderStates {
   /** A curl command that sets `state` up with `params` (printed with a failure, run it first). */
   setupCommand(state: string, params: StateUse["params"]): string {
     const body = JSON.stringify({ state, params, action: "setup" });
-    return `curl -sS -X POST ${shq(this.url)} -H 'content-type: application/json' --data-binary ${shq(body)}`;
+    const via = curlVia(this.#client.via);
+    return `curl -sS -X POST ${shq(this.url)} -H 'content-type: application/json' --data-binary ${shq(body)}${via.length > 0 ? ` ${via.join(" ")}` : ""}`;
   }
 
   /**

@@ -1,7 +1,13 @@
 import type { Secrets } from "../secrets.ts";
 import { AdaptiveGate } from "./adaptive-gate.ts";
 import { decodeAnswer, E_CONTENT_CODING } from "./decode.ts";
-import { type Exchange, type OutgoingRequest, recordExchange } from "./exchange.ts";
+import {
+  type Exchange,
+  type OutgoingRequest,
+  recordExchange,
+  type Via,
+  viaOf,
+} from "./exchange.ts";
 import type { StrayBytes } from "./h1-pool.ts";
 import { harEntry } from "./har.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -103,6 +109,8 @@ export class Client {
   readonly #extra: Readonly<Record<string, string>>;
   /** Whether there are `--header` values to add (asked per request). */
   readonly #hasExtra: boolean;
+  /** What a replay of any request needs besides the request (its headers' variables, TLS files). */
+  readonly #via: Via | undefined;
   #consecutiveFailures = 0;
   #answered = 0;
   #sent = 0;
@@ -125,6 +133,7 @@ export class Client {
     );
     for (const [name, value] of this.#transport.headers)
       options.secrets.add(value, `value of --header ${name}`);
+    this.#via = viaOf(this.#transport);
   }
 
   get answered(): number {
@@ -155,6 +164,11 @@ export class Client {
   /** Set once the provider has stopped answering. */
   get stoppedReason(): string | undefined {
     return this.#stoppedReason;
+  }
+
+  /** What a replay of any request needs besides the request: `--header` variables, TLS files. */
+  get via(): Via | undefined {
+    return this.#via;
   }
 
   observe(observer: AnswerObserver): void {
@@ -254,6 +268,7 @@ export class Client {
           this.#hasExtra ? { ...req, headers: { ...req.headers, ...extra } } : req,
           raw,
           secrets,
+          this.#via,
         );
         return recorded;
       },

@@ -23,7 +23,22 @@ export interface TlsSettings {
   readonly key?: string;
   /** `--insecure`: no certificate check. */
   readonly insecure: boolean;
+  /**
+   * Where they came from, for replays (curl lines, replay files and commands name the files,
+   * never their contents): `--ca-cert`'s, `--client-cert`'s and `--client-key`'s absolute paths,
+   * and whether NODE_EXTRA_CA_CERTS gave a CA.
+   */
+  readonly files?: {
+    readonly ca?: string;
+    readonly cert?: string;
+    readonly key?: string;
+    readonly extraCa?: true;
+  };
 }
+
+/** The environment variable a replay reads a `--header`'s value from: `IDP_HEADER_X_API_KEY`. */
+export const headerVariable = (name: string): string =>
+  `IDP_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`;
 
 export interface ProxySettings {
   readonly httpProxy?: string;
