@@ -74,6 +74,8 @@ export const FAULTS = [
   "rounded-thresholds",
   /** GET of the clustering rules answers 404 even after an update (R9; the restore warns). */
   "rules-get-404",
+  /** Every error body is labelled `Content-Encoding: gzip` but sent as plain JSON (R6: malformed; R2). */
+  "wrong-content-coding",
 ] as const;
 
 /** A fault of {@link FAULTS}. */

@@ -64,8 +64,10 @@ export interface FrontOptions {
   readonly latencyMs?: number;
   /** idle-close: how long a connection may wait for its next request. @defaultValue 100 */
   readonly idleCloseMs?: number;
-  /** gateway-errors: requests to this path (any method) always get 502. */
+  /** gateway-errors: requests to this path (any method) always get 502 ... */
   readonly persistentPath?: string;
+  /** ... once this many requests have come (the first are let through). @defaultValue 0 */
+  readonly persistentAfter?: number;
 }
 
 export interface RunningFront {
@@ -290,7 +292,10 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
         return next();
       }
       if (options.kind === "gateway-errors") {
-        const persistent = options.persistentPath !== undefined && path === options.persistentPath;
+        const persistent =
+          options.persistentPath !== undefined &&
+          path === options.persistentPath &&
+          n > (options.persistentAfter ?? 0);
         if (persistent || n % every === 0) {
           counts.misbehaved++;
           const status = persistent || gatewayTurn++ % 2 === 0 ? 502 : 504;
@@ -376,6 +381,8 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
           write(answerBytes(up, [tag]));
       }
       busy = false;
+      // Without latency the answer has left already: the connection is idle from now.
+      if (latency === 0 && queue.length === 0) idle();
       void next();
     };
 

@@ -1,3 +1,4 @@
+export type { ErrorCoding } from "./answers.ts";
 export { type BasicParse, basicHeader, parseBasic } from "./basic-auth.ts";
 export { OBSERVED_FIELD_TYPES, type OperationId, type Reading } from "./body-shapes.ts";
 export { FAULTS, type Fault, isFault } from "./faults.ts";

@@ -34,6 +34,13 @@ export interface GuardGroup {
   withheld?: string;
   /** Still throttled when the run's time was up: the interaction is incomplete, not failed. */
   throttled?: string;
+  /**
+   * Resolves true when bytes nobody asked for followed the answer on its connection: it may be
+   * another request's, so Pact's verdict on it is not reported (conformance.md §9).
+   */
+  suspect?: Promise<boolean>;
+  /** The answer was found suspect: Pact's verdict on it is not reported. */
+  suspected?: true;
   /** Wall time of the group, from its first message to its last. */
   startedAt: number;
   endedAt: number;
@@ -158,9 +165,10 @@ export class PactGuard {
       },
       "pact",
     );
-    // Pact judges what it gets: never an answer that may be another request's (conformance.md §9).
-    const answer = await this.#options.client.confirm(first);
+    const answer = first;
     group.answer = answer;
+    // Whether bytes nobody asked for followed it: Pact judges at once, the result is read after.
+    if (answer.raw.kind === "response" && answer.raw.suspect) group.suspect = answer.raw.suspect();
     group.endedAt = performance.now();
     const raw = answer.raw;
     if (raw.kind === "transport-error" && raw.code === THROTTLED_OUT) {

@@ -270,11 +270,12 @@ async function verifyInstance(
         ),
       };
     const verdict = pactVerdictProblem(parsed);
+    const suspect = await Promise.all(guard.groups.map((g) => g.suspect ?? false));
     return {
       wanted,
       outcomes: parsed.interactions,
       origins: pactOrigins(parsed.output, parsed.interactions.length),
-      groups: guard.groups,
+      groups: guard.groups.map((g, i) => (suspect[i] ? { ...g, suspected: true } : g)),
       ...(verdict ? { verdict } : {}),
       log: outcome.log,
     };
@@ -414,6 +415,13 @@ function toResults(
         runs: { done: 0, asked: 1 },
         status: "incomplete" as const,
         reason: group.throttled,
+      };
+    if (group?.suspected)
+      return {
+        ...base,
+        status: "error" as const,
+        reason:
+          "not judged: bytes nobody asked for followed its answer on a connection kept alive, so the answer may be another request's (conformance.md §9; R6 reports them)",
       };
     const stateFailure = group?.states.find((s) => s.failure !== undefined);
     if (stateFailure)

@@ -2,7 +2,7 @@ import { type ObservedResponse, type Problem, RULES, type RuleId } from "@idp/co
 import type { Answer } from "../http/client.ts";
 import type { HttpResponse } from "../http/send.ts";
 import type { Verdict } from "./types.ts";
-import { wireProblem } from "./wire.ts";
+import { codingProblem, wireProblem } from "./wire.ts";
 
 export const PASS: Verdict = { ok: true };
 
@@ -24,7 +24,8 @@ export const fromProblem = (problem: Problem | undefined, answer?: Answer): Verd
 export function noAnswer(rule: RuleId, answer: Answer): Verdict | undefined {
   const raw = answer.raw;
   if (raw.kind === "response") return undefined;
-  const wire = wireProblem(raw);
+  // R2 reads an error body whose bytes are not what its Content-Encoding says as its own failure.
+  const wire = (rule === "R2" ? codingProblem(raw) : undefined) ?? wireProblem(raw);
   if (wire) return { ok: false, answer, violation: wire };
   return {
     ok: false,
