@@ -17,7 +17,7 @@ import {
   startFront,
   startHandProvider,
 } from "@idp/fault-providers";
-import { startProxy } from "@idp/test-utils";
+import { startGateway, startProxy } from "@idp/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VerifyReport } from "../src/results.ts";
 import { CREDENTIALS, failedIds, verifyReport } from "./support/run.ts";
@@ -152,6 +152,21 @@ describe("no answer (§9): R6 fails, nothing sent again", () => {
     // Each misbehaving request was sent once: every request the front got was sent by the run.
     expect(f.counts.requests).toBe(run.report?.requests.sent);
     expect(run.report?.requests.resent.connection).toBe(0);
+  });
+});
+
+describe("a gateway that drops busy connections as a habit (§9)", () => {
+  it("fails R6, however many of those requests a second try would have passed", async () => {
+    const g = await startGateway({ upstream: new URL(provider.baseUrl).origin, dropEvery: 5 });
+    closers.push(() => g.close());
+    const run = await verifyReport(at({ baseUrl: `${g.origin}/v1` } as RunningFront, SMALL), LOGIN);
+    expect(run.code, run.stdout).toBe(1);
+    expect(g.counts.dropped).toBeGreaterThan(1);
+    expect(message(run.report, "R6.no-5xx")).toMatch(
+      /^R6: the provider must answer; it closed the connection without answering \(/,
+    );
+    // At most one drop is taken for the race of an idle close, once.
+    expect(run.report?.requests.resent.connection).toBeLessThanOrEqual(1);
   });
 });
 
