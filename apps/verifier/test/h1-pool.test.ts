@@ -599,14 +599,19 @@ describe("H1Pool: answers on the wire (conformance.md §9)", () => {
     expect([r.code, r.retry]).toEqual(["ECONNRESET", undefined]);
   });
 
-  it("sends again once a connection kept alive that waited idle is closed before the answer, then keeps idle ones for less", async () => {
+  /** A server whose second request meets a close; every other one is answered with its number. */
+  const closingSecond = async () => {
     let n = 0;
     server = await rawServer(({ socket }) => {
-      // The second request meets a close (the idle close's race); every other one is answered.
       if (++n === 2) socket.destroy();
       else socket.write(OK(String(n)));
     });
     poolFor(server, 1);
+  };
+
+  it("sends again once a connection kept alive that waited idle is closed before the answer, then keeps idle ones for less", async () => {
+    // The second request meets the close of the idle close's race.
+    await closingSecond();
     expect(response(await send()).body.toString()).toBe("1");
     await new Promise((r) => setTimeout(r, 30));
     const raced = failure(await send());
@@ -616,16 +621,11 @@ describe("H1Pool: answers on the wire (conformance.md §9)", () => {
     await new Promise((r) => setTimeout(r, 60));
     expect(response(await send()).body.toString()).toBe("4");
     // The third connection, not the second: kept idle 60 ms, it would have met the same close.
-    expect(server.received.map((r) => r.connection)).toEqual([1, 1, 2, 3]);
+    expect((server as RawServer).received.map((r) => r.connection)).toEqual([1, 1, 2, 3]);
   });
 
   it("fails a busy connection closed before the answer (a provider that drops connections), never sending it again", async () => {
-    let n = 0;
-    server = await rawServer(({ socket }) => {
-      if (++n === 2) socket.destroy();
-      else socket.write(OK(String(n)));
-    });
-    poolFor(server, 1);
+    await closingSecond();
     expect(response(await send()).body.toString()).toBe("1");
     const dropped = failure(await send());
     expect([dropped.code, dropped.retry]).toEqual([E_CLOSED, undefined]);

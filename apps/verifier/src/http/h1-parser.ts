@@ -448,18 +448,9 @@ export class ResponseParser {
             i++;
             continue;
           }
-          if (c === SP) {
-            this.#state = S.LengthSpace;
-            i++;
-            continue;
-          }
-          if (c === CR) {
-            if (this.#endField(buf, i)) return E.overflow;
-            this.#state = S.ValueLf;
-            i++;
-            continue;
-          }
-          return E.lengthChar;
+          // After the digits: spaces, then the line's end (read again in LengthSpace).
+          this.#state = S.LengthSpace;
+          continue;
         case S.LengthSpace:
           if (c === SP) {
             i++;

@@ -1,7 +1,7 @@
+import type { RuleSource } from "@idp/contracts";
 import { E_CONTENT_CODING } from "../http/decode.ts";
 import type { HttpResult } from "../http/send.ts";
 import { wireKind, wireMessage } from "../http/wire.ts";
-import type { Violation } from "./types.ts";
 
 // conformance.md §9: what an answer on the wire breaks besides the rules the checks judge. A
 // malformed answer, one cut short, a connection closed without an answer, bytes nobody asked for,
@@ -10,8 +10,18 @@ import type { Violation } from "./types.ts";
 
 const WIRE_SOURCE = { source: "pinned", ref: "conformance.md §9" } as const;
 
+/** A rule a wire failure breaks (a rule module's Violation, without importing the rules). */
+export interface WireViolation {
+  readonly rule: "R2" | "R6";
+  readonly kind: string;
+  readonly message: string;
+  readonly source: RuleSource;
+  readonly expected: string;
+  readonly received: string;
+}
+
 /** R6's problem with a transport failure §9 names, or undefined for other failures (timeouts, ...). */
-export function wireProblem(raw: HttpResult): Violation | undefined {
+export function wireProblem(raw: HttpResult): WireViolation | undefined {
   if (raw.kind === "response") return undefined;
   const kind = raw.code === E_CONTENT_CODING ? "malformed" : wireKind(raw.code);
   if (!kind) return undefined;
@@ -26,7 +36,7 @@ export function wireProblem(raw: HttpResult): Violation | undefined {
 }
 
 /** R2's problem with an error answer whose body does not match its Content-Encoding. */
-export function codingProblem(raw: HttpResult): Violation | undefined {
+export function codingProblem(raw: HttpResult): WireViolation | undefined {
   if (raw.kind === "response" || raw.code !== E_CONTENT_CODING || !raw.answered) return undefined;
   if (raw.answered.status < 400) return undefined;
   return {
