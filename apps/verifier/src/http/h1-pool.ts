@@ -20,10 +20,13 @@ import { E_CLOSED, E_CUT_SHORT, E_IDLE_CLOSED, E_PROXY, E_STRAY } from "./wire.t
 // this way of sending 27-36 µs), and every microsecond the verifier spends is one the provider
 // under test does not get on a CI runner. Answers are parsed as llhttp parses them
 // (h1-parser.ts); what a connection does around them follows conformance.md §9:
-// - a connection is written to only when it is idle and quiet: after an answer, it is reused
-//   only once a turn of the event loop has shown no bytes, FIN or reset came with the answer;
+// - an answer is given after a turn of the event loop has shown no bytes, FIN or reset came
+//   with it; its connection is written to again only once quiet for QUIET_MS since (so the pool
+//   keeps up to twice the connections of the requests in flight);
 // - bytes after a complete answer close the connection and are reported (`onStray`); an answer
-//   they followed on a connection kept alive is not given (its request may go again, fresh);
+//   they followed on a connection kept alive is not given (its request may go again, fresh), one
+//   they follow later is `suspect()`; once a provider has sent such bytes, no connection of the
+//   pool carries a second request;
 // - a connection kept alive that waited idle and closed before one byte of the answer is the race
 //   of an idle close (E_IDLE_CLOSED, may go again); any other close or reset after the request
 //   was written is the provider not answering (E_CLOSED, E_CUT_SHORT);
@@ -37,7 +40,7 @@ const KEEP_ALIVE_MARGIN_MS = 1_000;
 /**
  * A connection kept alive that had waited idle at least this long before the request reached the
  * provider (our idle time and a round trip), closed before one byte of the answer: the race of an
- * idle close, once, before any idle close was seen. Sooner, or after the pool has learned how long
+ * idle close, when written before any idle close was seen. Sooner, or after the pool has learned how long
  * the provider keeps idle connections, the connection was busy: a provider that closes busy
  * connections without answering is not answering.
  */
