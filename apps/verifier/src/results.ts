@@ -189,11 +189,17 @@ export interface VerifyReport {
     readonly pact?: Phase;
     readonly conformance?: Phase;
   };
-  /** Requests sent (retries included), answered, and answers that were a gateway's "not now". */
+  /**
+   * Requests sent (retries included), answered, and answers that were a gateway's "not now";
+   * requests sent again (never judged): after a gateway's 502/504 whose body is not JSON
+   * (conformance.md §7), and on a new connection after a connection kept alive closed idle before
+   * the answer or bytes nobody asked for followed it (§9).
+   */
   readonly requests: {
     readonly sent: number;
     readonly answered: number;
     readonly throttled: number;
+    readonly resent: { readonly gateway: number; readonly connection: number };
   };
   /** How the provider was reached (conformance.md §7): said in every report. */
   readonly deployment: {

@@ -12,10 +12,12 @@ import { fileURLToPath } from "node:url";
 import { createProvider, type IdpProvider } from "@idp/provider";
 import {
   brokerAvailable,
+  createTestPki,
   type NodeRun,
   type RunningBroker,
   runNode,
   startBroker,
+  startGateway,
 } from "@idp/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../src/config/parse.ts";
@@ -328,6 +330,64 @@ describe.skipIf(!HAVE_BROKER)("the release flow on the real Pact Broker, basic a
     expect(refused.stderr).toMatch(
       /^idp-verify: E_PACT_UNREADABLE: .*401 Unauthorized \(no broker credentials were given: /m,
     );
+  });
+
+  it("reaches an https broker with a private CA (--ca-cert), Pact's core included; --insecure there is refused (exit 2)", async () => {
+    const pki = createTestPki();
+    const gateway = await startGateway({
+      upstream: broker.url,
+      tls: { key: pki.server.key, cert: pki.server.cert },
+    });
+    try {
+      // A version of our own, tagged, so the selector picks it and nothing another test published.
+      const version = `tls-${RUN}`;
+      const authorization = `Basic ${btoa(`${writer.user}:${writer.password}`)}`;
+      const base = `${broker.url}/pacts/provider/${PROVIDER}/consumer/${CONSUMER}/version/${version}`;
+      const put = await fetch(base, {
+        method: "PUT",
+        headers: { authorization, "content-type": "application/json" },
+        body: readFileSync(PACT_FILE, "utf8"),
+      });
+      expect(put.ok).toBe(true);
+      const tagged = await fetch(
+        `${broker.url}/pacticipants/${CONSUMER}/versions/${version}/tags/${version}`,
+        { method: "PUT", headers: { authorization, "content-type": "application/json" } },
+      );
+      expect(tagged.ok).toBe(true);
+      const args = [
+        "--provider-url",
+        providerUrls.baseUrl,
+        "--provider-states-url",
+        providerUrls.providerStatesUrl,
+        "--checks",
+        "pact",
+        "--broker-url",
+        gateway.origin,
+        "--consumer-version-selectors",
+        JSON.stringify([{ tag: version, latest: true }]),
+      ];
+      const env = {
+        IDP_USERNAME: PROVIDER_LOGIN.username,
+        IDP_PASSWORD: PROVIDER_LOGIN.password,
+        PACT_BROKER_USERNAME: reader.user,
+        PACT_BROKER_PASSWORD: reader.password,
+      };
+      // Our login check and Pact's own fetch both trust the CA; without it, neither would.
+      const run = await runVerify([...args, "--ca-cert", pki.ca.path], env);
+      printed.push(run.stdout, run.stderr);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(ids(run.stderr, "✓")).toHaveLength(COMMITTED.interactions.length);
+      expect(gateway.counts.forwarded).toBeGreaterThan(1);
+      const insecure = await runVerify([...args, "--insecure"], env);
+      printed.push(insecure.stdout, insecure.stderr);
+      expect(insecure.code).toBe(2);
+      expect(insecure.stderr).toMatch(
+        /^idp-verify: E_CONFIG: --insecure cannot reach Pact's own requests to https:/m,
+      );
+    } finally {
+      await gateway.close();
+      pki.remove();
+    }
   });
 
   it("WIP pacts are pending: a consumer's work in progress does not fail the provider's build", async () => {

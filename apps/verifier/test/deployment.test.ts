@@ -160,9 +160,9 @@ describe("a throttling gateway (429/503 are not answers)", () => {
   });
 });
 
-describe("a gateway that requires an API key and drops connections", () => {
+describe("a gateway that requires an API key", () => {
   it("sends --header on every request (checks, pacts, states), never printing its value", async () => {
-    const g = await gateway({ requireHeader: ["X-Api-Key", API_KEY], dropEvery: 37 });
+    const g = await gateway({ requireHeader: ["X-Api-Key", API_KEY] });
     const har = join(dir, "gateway.har");
     const junit = join(dir, "gateway.xml");
     const html = join(dir, "gateway.html");
@@ -181,7 +181,6 @@ describe("a gateway that requires an API key and drops connections", () => {
     );
     expect(run.code, run.stdout).toBe(0);
     expect(g.counts.refused).toBe(0);
-    expect(g.counts.dropped).toBeGreaterThan(0);
     expect([...g.counts.headerValues]).toEqual([API_KEY]);
     expect(everything(run, [har, junit, html])).not.toContain(API_KEY);
     expect(run.report?.deployment.headers).toEqual(["X-Api-Key"]);

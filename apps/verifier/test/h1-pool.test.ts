@@ -9,6 +9,8 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { H1Pool } from "../src/http/h1-pool.ts";
 import type { HttpRequest, HttpResult } from "../src/http/send.ts";
+import { tlsContextOf } from "../src/http/settings.ts";
+import { E_CLOSED, E_CUT_SHORT, E_IDLE_CLOSED, E_STRAY } from "../src/http/wire.ts";
 
 interface Received {
   readonly head: string;
@@ -19,7 +21,7 @@ interface Received {
 
 /** A server that reads requests (head and Content-Length body) and lets the test answer each. */
 async function rawServer(
-  answer: (r: Received) => void | Promise<void>,
+  answer: (r: Received) => unknown,
   listen: (handler: (s: Socket) => void) => Server = (h) => createTcpServer(h),
 ) {
   const received: Received[] = [];
@@ -28,6 +30,7 @@ async function rawServer(
   const server = listen((socket) => {
     const connection = ++connections;
     sockets.add(socket);
+    socket.setNoDelay(true);
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => undefined);
     let buf = Buffer.alloc(0);
@@ -76,8 +79,9 @@ afterEach(async () => {
 const GET: HttpRequest = { method: "GET", path: "/v1/x", headers: {} };
 const send = (req: HttpRequest = GET, timeoutMs = 5_000, maxBodyBytes?: number) =>
   (pool as H1Pool).send(req, { timeoutMs, ...(maxBodyBytes ? { maxBodyBytes } : {}) });
-const poolFor = (s: RawServer, connections = 4, scheme = "http") => {
-  pool = new H1Pool(`${scheme}://127.0.0.1:${s.port}`, { connections });
+/** A pool that reuses a connection as soon as it is validated (quietMs 0): reuse is what is tested. */
+const poolFor = (s: RawServer, connections = 4, scheme = "http", quietMs = 0) => {
+  pool = new H1Pool(`${scheme}://127.0.0.1:${s.port}`, { connections, quietMs });
   return pool;
 };
 const response = (r: HttpResult) => {
@@ -191,16 +195,26 @@ describe("H1Pool: framing", () => {
     expect(failure(await send()).code).toBe("ECONNRESET");
   });
 
-  it("skips an interim 100 answer and reads the final one", async () => {
+  it("skips an interim 103 answer and reads the final one", async () => {
     server = await rawServer(({ socket }) => {
-      socket.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+      socket.write(
+        "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+      );
     });
     poolFor(server);
     const r = response(await send());
     expect([r.status, r.body.toString()]).toEqual([200, "ok"]);
   });
 
-  it("reads no body for HEAD, 204 and 304, whatever Content-Length says", async () => {
+  it("refuses a 100 Continue nobody asked for (no Expect is sent), as undici does", async () => {
+    server = await rawServer(({ socket }) => {
+      socket.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    });
+    poolFor(server);
+    expect(failure(await send()).message).toMatch(/100 Continue nobody asked for/);
+  });
+
+  it("reads no body for HEAD, 204 and 304, whatever Content-Length says; never reuses after HEAD", async () => {
     const statuses = [200, 204, 304];
     server = await rawServer(({ socket, head }) => {
       const status = head.startsWith("HEAD") ? 200 : statuses[Number(/x(\d)/.exec(head)?.[1])];
@@ -212,7 +226,8 @@ describe("H1Pool: framing", () => {
       const r = response(await send({ ...GET, path: `/x${i}` }));
       expect([r.status, r.body.length]).toEqual([statuses[i], 0]);
     }
-    expect(server.connections).toBe(1);
+    // A server may send a body with a HEAD answer all the same: the connection is not reused.
+    expect(server.connections).toBe(2);
   });
 
   it("cuts a body at the cap, stops reading and closes the connection", async () => {
@@ -241,7 +256,7 @@ describe("H1Pool: what is not an answer", () => {
     [
       "both Transfer-Encoding and Content-Length",
       "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n",
-      "HPE_UNEXPECTED_CONTENT_LENGTH",
+      "HPE_INVALID_CONTENT_LENGTH",
     ],
     [
       "a Content-Length that is not a number",
@@ -265,12 +280,16 @@ describe("H1Pool: what is not an answer", () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it("fails with UND_ERR_SOCKET when the connection ends inside a body", async () => {
+  it("fails as cut short when the connection ends inside a body", async () => {
     server = await rawServer(({ socket }) => {
       socket.end("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc");
     });
     poolFor(server);
-    expect(failure(await send()).code).toBe("UND_ERR_SOCKET");
+    const r = failure(await send());
+    expect([r.code, r.message]).toEqual([
+      E_CUT_SHORT,
+      "the connection was closed after 3 of its 10 bytes (Content-Length)",
+    ]);
   });
 
   it("fails with ETIMEDOUT at the deadline, and the next request gets a new connection", async () => {
@@ -434,6 +453,26 @@ describe("H1Pool: TLS", () => {
     expect(response(await send()).body.toString()).toBe("secure");
   });
 
+  it("builds one secure context for the run's settings and resumes TLS sessions on new connections", async () => {
+    const reused: boolean[] = [];
+    server = await rawServer(
+      ({ socket }) => {
+        // Connection: close, so each request needs a connection (and a handshake) of its own.
+        socket.write("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 6\r\n\r\nsecure");
+      },
+      (h) => {
+        const s = createTlsServer({ cert: pki.server.cert, key: pki.server.key }, h);
+        s.on("secureConnection", (socket) => reused.push(socket.isSessionReused()));
+        return s;
+      },
+    );
+    const tls = { ca: pki.ca.cert, insecure: false };
+    expect(tlsContextOf(tls)).toBe(tlsContextOf(tls));
+    pool = new H1Pool(`https://localhost:${server.port}`, { connections: 1, tls });
+    for (let i = 0; i < 3; i++) expect(response(await send()).body.toString()).toBe("secure");
+    expect(reused).toEqual([false, true, true]);
+  });
+
   it("refuses the same server without that CA, naming the certificate problem", async () => {
     server = await tlsServer();
     pool = new H1Pool(`https://localhost:${server.port}`, {
@@ -442,5 +481,173 @@ describe("H1Pool: TLS", () => {
     });
     const r = failure(await send());
     expect(r.code).toMatch(/CERT|SIGNATURE|SELF_SIGNED|ISSUER/);
+  });
+});
+
+describe("H1Pool: answers on the wire (conformance.md §9)", () => {
+  const OK = (body: string) => `HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  const STRAY = "HTTP/1.1 200 OK\r\nx-answer-to: nobody\r\nContent-Length: 2\r\n\r\n{}";
+
+  it("fails a bare-LF answer at once, with llhttp's reason, never waiting for the timeout", async () => {
+    server = await rawServer(({ socket }) => {
+      socket.write("HTTP/1.1 200 OK\nContent-Length: 2\n\nok");
+    });
+    poolFor(server);
+    const started = performance.now();
+    const r = failure(await send(GET, 5_000));
+    expect([r.code, r.message]).toEqual([
+      "HPE_CR_EXPECTED",
+      "Missing expected CR after response line",
+    ]);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("refuses a 101 nobody asked for", async () => {
+    server = await rawServer(({ socket }) => {
+      socket.write(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+      );
+    });
+    poolFor(server);
+    expect(failure(await send()).message).toBe("a 101 Switching Protocols nobody asked for");
+  });
+
+  it("gives the first answer on a new connection, reports the bytes after it and closes it", async () => {
+    const strays: string[] = [];
+    server = await rawServer(({ socket, connection }) =>
+      socket.write(`${OK(String(connection))}${STRAY}`),
+    );
+    pool = new H1Pool(`http://127.0.0.1:${server.port}`, {
+      connections: 1,
+      quietMs: 0,
+      onStray: (s) => strays.push(`${s.after.path} ${s.bytes.toString("latin1")}`),
+    });
+    expect(response(await send()).body.toString()).toBe("1");
+    expect(strays).toEqual([`/v1/x ${STRAY}`]);
+    // The provider has shown it writes bytes nobody asked for: no connection carries two requests.
+    expect(response(await send()).body.toString()).toBe("2");
+    expect(server.connections).toBe(2);
+  });
+
+  it("does not give an answer that bytes nobody asked for followed on a connection kept alive", async () => {
+    let n = 0;
+    server = await rawServer(({ socket }) =>
+      socket.write(++n === 2 ? `${OK("2")}${STRAY}` : OK(String(n))),
+    );
+    poolFor(server, 1);
+    expect(response(await send()).body.toString()).toBe("1");
+    const r = failure(await send());
+    expect([r.code, r.retry]).toEqual([E_STRAY, "stray"]);
+  });
+
+  it("sees bytes written a moment after an answer before writing the next request (quiet reuse)", async () => {
+    const strays: number[] = [];
+    server = await rawServer(({ socket, connection }) => {
+      socket.write(OK(String(connection)));
+      if (connection === 1) setTimeout(() => socket.write(STRAY), 5);
+    });
+    pool = new H1Pool(`http://127.0.0.1:${server.port}`, {
+      connections: 1,
+      // Longer than the stray's delay, whatever the machine's load.
+      quietMs: 200,
+      onStray: () => strays.push(1),
+    });
+    expect(response(await send()).body.toString()).toBe("1");
+    // Sent at once: the first connection is not yet quiet, so a second one carries it.
+    expect(response(await send()).body.toString()).toBe("2");
+    await new Promise((r) => setTimeout(r, 250));
+    expect(strays).toEqual([1]);
+    expect(server.received.map((r) => r.connection)).toEqual([1, 2]);
+  });
+
+  it("calls an answer suspect when the real one comes after it (a late stray read as the next answer)", async () => {
+    let n = 0;
+    let real: (() => void) | undefined;
+    server = await rawServer(({ socket }) => {
+      n++;
+      // The first request's stray arrives before the second request's answer, which follows.
+      if (n === 1) socket.write(OK("a"));
+      else {
+        socket.write(STRAY);
+        real = () => socket.write(OK("b"));
+      }
+    });
+    poolFor(server, 1);
+    const first = response(await send());
+    expect(await first.suspect?.()).toBe(false);
+    const second = response(await send());
+    expect(second.headers["x-answer-to"]).toBe("nobody");
+    const suspect = second.suspect?.();
+    real?.();
+    // The bytes after it are the real answer: the one read may be another request's.
+    expect(await suspect).toBe(true);
+  });
+
+  it("fails an answer cut short on a new connection, never as one to send again", async () => {
+    server = await rawServer(({ socket }) =>
+      socket.end("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nabc"),
+    );
+    poolFor(server);
+    const r = failure(await send());
+    expect([r.code, r.retry]).toEqual([E_CUT_SHORT, undefined]);
+  });
+
+  it("fails a reset after the request on a new connection, never as one to send again", async () => {
+    server = await rawServer(({ socket }) => socket.resetAndDestroy());
+    poolFor(server);
+    const r = failure(await send());
+    expect([r.code, r.retry]).toEqual(["ECONNRESET", undefined]);
+  });
+
+  /** A server whose second request meets a close; every other one is answered with its number. */
+  const closingSecond = async () => {
+    let n = 0;
+    server = await rawServer(({ socket }) => {
+      if (++n === 2) socket.destroy();
+      else socket.write(OK(String(n)));
+    });
+    poolFor(server, 1);
+  };
+
+  it("sends again once a connection kept alive that waited idle is closed before the answer, then keeps idle ones for less", async () => {
+    // The second request meets the close of the idle close's race.
+    await closingSecond();
+    expect(response(await send()).body.toString()).toBe("1");
+    await new Promise((r) => setTimeout(r, 30));
+    const raced = failure(await send());
+    expect([raced.code, raced.retry]).toEqual([E_IDLE_CLOSED, "idle-close"]);
+    // The pool has learned: a connection is not kept idle as long as that again.
+    expect(response(await send()).body.toString()).toBe("3");
+    await new Promise((r) => setTimeout(r, 60));
+    expect(response(await send()).body.toString()).toBe("4");
+    // The third connection, not the second: kept idle 60 ms, it would have met the same close.
+    expect((server as RawServer).received.map((r) => r.connection)).toEqual([1, 1, 2, 3]);
+  });
+
+  it("fails a busy connection closed before the answer (a provider that drops connections), never sending it again", async () => {
+    await closingSecond();
+    expect(response(await send()).body.toString()).toBe("1");
+    const dropped = failure(await send());
+    expect([dropped.code, dropped.retry]).toEqual([E_CLOSED, undefined]);
+    expect(dropped.message).toMatch(/kept alive and busy/);
+  });
+
+  it("never writes to a connection whose FIN came with the answer", async () => {
+    server = await rawServer(({ socket, connection }) => socket.end(OK(String(connection))));
+    pool = new H1Pool(`http://127.0.0.1:${server.port}`, { connections: 1 });
+    for (const expected of ["1", "2", "3"])
+      expect(response(await send()).body.toString()).toBe(expected);
+    expect(server.received.map((r) => r.connection)).toEqual([1, 2, 3]);
+  });
+
+  it("does not reuse a connection the answer said it closes (Connection: close)", async () => {
+    server = await rawServer(({ socket, connection }) =>
+      socket.write(
+        `HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\n${connection}`,
+      ),
+    );
+    poolFor(server, 1);
+    expect(response(await send()).body.toString()).toBe("1");
+    expect(response(await send()).body.toString()).toBe("2");
   });
 });

@@ -202,8 +202,9 @@ describe("leaving the provider as it was found", () => {
   });
 
   it("--cleanup never removes a schema it could not show it created, and names it", async () => {
-    // The provider behind a front that resets the connection on the first getSchema it sees (and
-    // on the client's two retries of it): the run cannot tell whether that name was there before.
+    // The provider behind a front that resets the connection on the first getSchema it sees (a
+    // reset after the request is not sent again, conformance.md §9, unless it reads as an idle
+    // close's race: once): the run cannot tell whether that name was there before.
     const p = await reference();
     const target = new URL(p.baseUrl);
     let resets = 0;
@@ -249,7 +250,8 @@ describe("leaving the provider as it was found", () => {
       ),
       LOGIN,
     );
-    expect(resets).toBe(3);
+    expect(resets).toBeGreaterThanOrEqual(1);
+    expect(resets).toBeLessThanOrEqual(2);
     const name = decodeURIComponent(unanswered as string);
     const schemas = run.report?.restore.schemas;
     if (!schemas?.cleanup) throw new Error("expected a cleanup report");

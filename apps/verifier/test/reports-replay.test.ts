@@ -2,13 +2,15 @@
 // broken rule expects. The oracle is behaviour: each file fails against the faulty provider that
 // produced it and passes against a conforming one (hand-written, @idp/fault-providers), run by a
 // real vitest in a child process, as a user runs it.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { fc, test } from "@fast-check/vitest";
 import { type Fault, type RunningProvider, startHandProvider } from "@idp/fault-providers";
+import { createTestPki, startGateway } from "@idp/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { ProviderStates } from "../src/engine/states.ts";
 import { Client } from "../src/http/client.ts";
@@ -22,6 +24,7 @@ import { AUTH_VARIANTS, authVariantArb, validAuth } from "../src/rules/auth.ts";
 import { Secrets } from "../src/secrets.ts";
 import { against, CREDENTIALS, runVerify } from "./support/run.ts";
 
+const execFileAsync = promisify(execFile);
 const VITEST = join(
   dirname(createRequire(import.meta.url).resolve("vitest/package.json")),
   "vitest.mjs",
@@ -52,7 +55,11 @@ interface FileResult {
 }
 
 /** Runs vitest on a folder of replay files against `provider`, as a user would (npx vitest run). */
-function runReplays(dir: string, provider: RunningProvider): Promise<FileResult[]> {
+function runReplays(
+  dir: string,
+  provider: Pick<RunningProvider, "baseUrl" | "statesUrl">,
+  extraEnv: Record<string, string> = {},
+): Promise<FileResult[]> {
   const out = join(tempDir(), "vitest.json");
   // The child is a vitest of its own: none of this run's worker variables.
   const env = Object.fromEntries(
@@ -70,6 +77,7 @@ function runReplays(dir: string, provider: RunningProvider): Promise<FileResult[
           IDP_PROVIDER_STATES_URL: provider.statesUrl,
           IDP_USERNAME: CREDENTIALS.username,
           IDP_PASSWORD: CREDENTIALS.password,
+          ...extraEnv,
         },
         stdio: ["ignore", "pipe", "pipe"],
       },
@@ -183,6 +191,72 @@ describe("--replay-dir", () => {
     },
     180_000,
   );
+
+  it("behind a gateway: curl lines, replay files and commands send --header by its variable and the run's CA (conformance.md §7)", async () => {
+    // Arrange: a faulty provider behind an HTTPS gateway (private CA) that requires a key
+    const key = "gw-replay-key-3c9e1f07";
+    const pki = createTestPki();
+    const faulty = await start({ credentials: CREDENTIALS, faults: ["wrong-status"] });
+    const gateway = await startGateway({
+      upstream: new URL(faulty.baseUrl).origin,
+      requireHeader: ["X-Api-Key", key],
+      tls: { key: pki.server.key, cert: pki.server.cert },
+    });
+    try {
+      const behind = {
+        baseUrl: `${gateway.origin}/v1`,
+        statesUrl: `${gateway.origin}/_pact/provider-states`,
+      };
+      const { report, replays } = await recordFailures(
+        behind as RunningProvider,
+        [
+          "--checks",
+          "R4.valid-accepted.createSchema",
+          "--header",
+          `X-Api-Key: ${key}`,
+          "--ca-cert",
+          pki.ca.path,
+        ],
+        3,
+      );
+      const failure = report.checks.find((c) => c.id === "R4.valid-accepted.createSchema")?.failure;
+      const curl = failure?.curl as string;
+      expect(curl).toContain('-H "x-api-key: $IDP_HEADER_X_API_KEY"');
+      expect(curl).toContain(`--cacert '${pki.ca.path}'`);
+      expect(curl).not.toContain("<redacted>");
+      expect(failure?.replay).toContain(
+        `--header "X-Api-Key: $IDP_HEADER_X_API_KEY" --ca-cert '${pki.ca.path}'`,
+      );
+      // The curl line, as a user pastes it: the provider's own answer (202), not the gateway's 403.
+      // (Asynchronously: the gateway answers from this process.)
+      const shell = async (env: Record<string, string>) =>
+        (
+          await execFileAsync("bash", ["-c", curl], {
+            env: {
+              PATH: process.env.PATH ?? "",
+              IDP_USERNAME: CREDENTIALS.username,
+              IDP_PASSWORD: CREDENTIALS.password,
+              ...env,
+            },
+            timeout: 20_000,
+          })
+        ).stdout;
+      expect(await shell({ IDP_HEADER_X_API_KEY: key })).toMatch(/^HTTP\/1\.1 202 /);
+      expect(await shell({})).toMatch(/^HTTP\/1\.1 403 /);
+      // The replay file: the key comes from the environment, never from the file.
+      const files = readdirSync(replays);
+      for (const f of files) expect(readFileSync(join(replays, f), "utf8")).not.toContain(key);
+      const replayed = await runReplays(replays, behind, { IDP_HEADER_X_API_KEY: key });
+      expect(replayed.map((r) => r.status)).toEqual(["failed"]);
+      expect(assertionFailures(replayed[0] as FileResult), replayed[0]?.messages.join("\n")).toBe(
+        true,
+      );
+      expect(replayed[0]?.messages.join("\n")).toMatch(/expected 202 to be 201/);
+    } finally {
+      await gateway.close();
+      pki.remove();
+    }
+  }, 120_000);
 
   it("replays a body longer than the report keeps, byte for byte", async () => {
     // Arrange: only a valid string of 65,536 units or more crashes it (R6), found in ~1 of 130 runs

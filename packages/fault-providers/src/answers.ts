@@ -1,6 +1,7 @@
 // How the hand provider answers: error bodies (R2), success without a body (R8), and the faults
 // that change every answer (echo of credentials, huge bodies, a broken 422).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import type { Reading } from "./body-shapes.ts";
 import type { Fault } from "./faults.ts";
 import type { Problem } from "./judge-body.ts";
@@ -17,7 +18,19 @@ export interface AnswerConfig {
   readonly jsonType: string;
   /** The body of a request (fault latin1-error-bodies echoes it). */
   readonly bodyOf: (req: IncomingMessage) => Buffer | "too-large" | undefined;
+  /** Error bodies sent compressed, labelled with their Content-Encoding (HTTP lets a server choose). */
+  readonly errorCoding?: ErrorCoding;
 }
+
+/** A content coding the provider may compress its error bodies with. */
+export type ErrorCoding = "gzip" | "deflate" | "br";
+
+const ENCODE: Record<ErrorCoding, (b: Buffer) => Buffer> = {
+  gzip: (b) => gzipSync(b),
+  // RFC 9110 §8.4.1.2: "deflate" is the zlib format.
+  deflate: (b) => deflateSync(b),
+  br: (b) => brotliCompressSync(b),
+};
 
 /** `error` codes: the spec shows only authentication_failed; the rest are this provider's words. */
 const CODES: Record<Reading, Record<number, string>> = {
@@ -136,9 +149,16 @@ export function createAnswers(config: AnswerConfig) {
       return;
     }
     const text = JSON.stringify({ error, error_description: errorDescription, errors });
-    headers["content-length"] = Buffer.byteLength(text);
+    let body: Buffer = Buffer.from(text, "utf8");
+    if (faults.has("wrong-content-coding")) headers["content-encoding"] = "gzip";
+    else if (config.errorCoding) {
+      body = ENCODE[config.errorCoding](body);
+      headers["content-encoding"] = config.errorCoding;
+      headers.vary = "accept-encoding";
+    }
+    headers["content-length"] = body.length;
     res.writeHead(status, headers);
-    res.end(text);
+    res.end(body);
   }
 
   /** A success answer: no body (R8), unless a fault adds one. */

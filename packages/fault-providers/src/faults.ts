@@ -89,6 +89,8 @@ export const FAULTS = [
    * are not UTF-8 whenever the request held Latin-1 letters (R2, RFC 8259 §8.1).
    */
   "latin1-error-bodies",
+  /** Every error body is labelled `Content-Encoding: gzip` but sent as plain JSON (R6: malformed; R2). */
+  "wrong-content-coding",
 ] as const;
 
 /** A fault of {@link FAULTS}. */

@@ -3,7 +3,7 @@
 // the way a provider team would: node:http only, no @idp/* code. Faults break one behaviour each.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAnswers, JSON_TYPE } from "./answers.ts";
+import { createAnswers, type ErrorCoding, JSON_TYPE } from "./answers.ts";
 import { basicHeader, parseBasic } from "./basic-auth.ts";
 import type { OperationId, Reading, Shape } from "./body-shapes.ts";
 import { type Fault, isFault } from "./faults.ts";
@@ -80,6 +80,11 @@ export interface HandProviderOptions {
   readonly genericMessages?: boolean;
   /** A place (e.g. `data.title`) where `null` is taken as a valid value: a wrong type accepted. */
   readonly acceptNullAt?: string;
+  /**
+   * Error bodies compressed with this coding and labelled so (conforming: without Accept-Encoding
+   * a client takes any coding, conformance.md §9).
+   */
+  readonly errorCoding?: ErrorCoding;
   /** Told of every request once its body is read, before it is answered (benchmarks record them). */
   readonly onRequest?: (request: ReceivedRequest) => void;
   readonly host?: string;
@@ -237,6 +242,7 @@ export async function startHandProvider(options: HandProviderOptions): Promise<R
     bigBodyBytes: options.bigBodyBytes ?? HUGE_BODY_BYTES,
     jsonType,
     bodyOf: (req) => bodies.get(req),
+    ...(options.errorCoding ? { errorCoding: options.errorCoding } : {}),
   });
   const { fail, succeed } = answers;
   const schemas = new Map<string, Record<string, unknown>>();

@@ -1,6 +1,16 @@
+export type { ErrorCoding } from "./answers.ts";
 export { type BasicParse, basicHeader, parseBasic } from "./basic-auth.ts";
 export { OBSERVED_FIELD_TYPES, type OperationId, type Reading } from "./body-shapes.ts";
 export { FAULTS, type Fault, isFault } from "./faults.ts";
+export {
+  FRONT_KINDS,
+  type FrontKind,
+  type FrontOptions,
+  MALFORMATIONS,
+  type Malformation,
+  type RunningFront,
+  startFront,
+} from "./fronts.ts";
 export {
   closeServer,
   type HandLimit,

@@ -1,5 +1,7 @@
 // Each fault, observed over real HTTP: its symptom shows on the faulty provider and not on the
 // conforming one (so every symptom probe can fail), and what the fault must leave intact still works.
+import { type IncomingHttpHeaders, request } from "node:http";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULTS, type Fault, type RunningProvider, startHandProvider } from "../src/index.ts";
 import {
@@ -33,6 +35,23 @@ interface Probe {
 }
 
 const status = async (a: Promise<{ status: number }>) => (await a).status;
+
+/** One POST without credentials (a 401 with the error body), its bytes as they came: nothing decoded. */
+function rawUnauthorized(baseUrl: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}/marketing/datastore/schemas`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    });
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(validCreateSchema()));
+  });
+}
 
 const PROBES: Record<Fault, Probe> = {
   "crash-on-empty-name": {
@@ -325,6 +344,22 @@ const PROBES: Record<Fault, Probe> = {
       );
     },
   },
+  "wrong-content-coding": {
+    symptom: async (p) => {
+      const r = await rawUnauthorized(p.baseUrl);
+      if (r.headers["content-encoding"] !== "gzip") return false;
+      try {
+        gunzipSync(r.body);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    intact: async (p) => {
+      const r = await rawUnauthorized(p.baseUrl);
+      expect(JSON.parse(r.body.toString("utf8")).error).toBe("authentication_failed");
+    },
+  },
 };
 
 /** The neighbours of conformance.md §8, with good credentials. */
@@ -409,6 +444,24 @@ describe("faults combine", () => {
       expect(await status(call(p.baseUrl, "pushToUserDevices", { auth: null, id: "nobody" }))).toBe(
         200,
       );
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe("errorCoding: error bodies compressed, and labelled so", () => {
+  it.each([
+    ["gzip", gunzipSync],
+    ["deflate", inflateSync],
+    ["br", brotliDecompressSync],
+  ] as const)("%s", async (coding, decode) => {
+    const p = await startHandProvider({ credentials: CREDENTIALS, errorCoding: coding });
+    try {
+      const r = await rawUnauthorized(p.baseUrl);
+      expect(r.headers["content-encoding"]).toBe(coding);
+      expect(Number(r.headers["content-length"])).toBe(r.body.length);
+      expect(JSON.parse(decode(r.body).toString("utf8")).error).toBe("authentication_failed");
     } finally {
       await p.close();
     }

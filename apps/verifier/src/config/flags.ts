@@ -54,14 +54,14 @@ export const FLAGS = {
     value: '"Name: value"',
     group: "deployment",
     description:
-      "sent with every request to the provider and its state URL, Pact's included (a gateway's API key); the value is redacted like a credential; repeat for several",
+      "sent with every request to the provider and its state URL, Pact's included (a gateway's API key); the value is redacted like a credential, and replays read it from IDP_HEADER_<NAME>; repeat for several. Refused: the verifier's own headers and those that frame or route (Transfer-Encoding, TE, Trailer, Connection, Keep-Alive, Upgrade, Expect, Proxy-*)",
   },
   "ca-cert": {
     type: "string",
     value: "FILE",
     group: "deployment",
     description:
-      "PEM certificate(s) of a private CA to trust for https:// provider and state URLs, besides the system's (NODE_EXTRA_CA_CERTS is read too)",
+      "PEM certificate(s) of a private CA to trust besides the system's, for https:// provider, state, broker and pact URLs, Pact's own requests included (NODE_EXTRA_CA_CERTS is read too)",
   },
   "client-cert": {
     type: "string",
@@ -79,7 +79,7 @@ export const FLAGS = {
     type: "boolean",
     group: "deployment",
     description:
-      "do not check the provider's TLS certificate (stated on the verdict line and in every report)",
+      "do not check TLS certificates (stated on the verdict line and in every report); refused with an https broker or pact URL that Pact's core fetches itself (it cannot skip the check: give the CA with --ca-cert)",
   },
   pacts: {
     type: "string",

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CliError } from "@idp/contracts/cli";
 import { z } from "zod";
-import { proxySettingsFrom } from "../http/proxy.ts";
+import { ProxyVariableError, proxySettingsFrom } from "../http/proxy.ts";
 import { parseRate } from "../http/rate-limit.ts";
-import { OWNED_HEADERS, type TransportSettings } from "../http/settings.ts";
+import { refusedHeader, type TransportSettings } from "../http/settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,10 +23,18 @@ export const headerSchema = z.string().transform((text, ctx) => {
     });
     return z.NEVER;
   }
-  if (OWNED_HEADERS.has(name.toLowerCase())) {
+  const refused = refusedHeader(name);
+  if (refused === "owned") {
     ctx.addIssue({
       code: "custom",
       message: `--header ${name}: the verifier sets ${name} itself (conformance.md §7)${name.toLowerCase() === "authorization" ? "; give the provider's credentials with IDP_USERNAME/IDP_PASSWORD" : ""}`,
+    });
+    return z.NEVER;
+  }
+  if (refused === "framing") {
+    ctx.addIssue({
+      code: "custom",
+      message: `--header ${name}: a header that frames or routes the message is not sent, on any path (conformance.md §7: Transfer-Encoding, TE, Trailer, Connection, Keep-Alive, Upgrade, Expect, Proxy-*); the verifier frames each request with Content-Length`,
     });
     return z.NEVER;
   }
@@ -91,6 +99,13 @@ export function transportSettings(
   ];
   const cert = flags["client-cert"];
   const key = flags["client-key"];
+  const ca = flags["ca-cert"];
+  const files = {
+    ...(ca ? { ca: resolve(cwd, ca) } : {}),
+    ...(cert ? { cert: resolve(cwd, cert) } : {}),
+    ...(key ? { key: resolve(cwd, key) } : {}),
+    ...(extra ? { extraCa: true as const } : {}),
+  };
   return {
     ...(ratePerSecond !== undefined ? { ratePerSecond } : {}),
     headers,
@@ -99,7 +114,18 @@ export function transportSettings(
       ...(cert ? { cert: pem("--client-cert", cert, cwd, "certificate") } : {}),
       ...(key ? { key: pem("--client-key", key, cwd, "key") } : {}),
       insecure: flags.insecure === true,
+      ...(Object.keys(files).length > 0 ? { files } : {}),
     },
-    proxy: proxySettingsFrom(env),
+    proxy: proxySettings(env),
   };
+}
+
+/** The environment's proxies; a variable that cannot be read is exit 2 naming it. */
+function proxySettings(env: Env) {
+  try {
+    return proxySettingsFrom(env);
+  } catch (e) {
+    if (e instanceof ProxyVariableError) throw new CliError(e.message);
+    throw e;
+  }
 }

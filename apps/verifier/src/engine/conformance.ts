@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { type ContractProfile, loadProfile } from "@idp/contracts";
 import { Client } from "../http/client.ts";
+import { viaArgs } from "../http/exchange.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import type { TransportSettings } from "../http/settings.ts";
 import { type Created, mergeCreated, NONE_CREATED } from "../restore/ledger.ts";
@@ -73,6 +74,8 @@ export interface ConformanceOutcome {
   readonly answered: number;
   /** Throttled answers waited out (conformance.md §7). */
   readonly throttled: number;
+  /** Requests sent again after a gateway's 502/504 (§7), or on a new connection (§9). */
+  readonly resent: { readonly gateway: number; readonly connection: number };
   /** With --cleanup: the schemas the checks created. */
   readonly created: Created;
   readonly stoppedReason?: string;
@@ -102,6 +105,8 @@ function replayCommand(setup: ConformanceSetup, id: string): string {
   if (setup.replay.statesUrl) parts.push("--provider-states-url", setup.replay.statesUrl);
   if (setup.replay.profileArg !== "default") parts.push("--profile", setup.replay.profileArg);
   parts.push("--checks", id, "--seed", String(setup.seed), "--runs", String(setup.runs));
+  // What the run sent with every request: `--header` values by variable, its TLS files.
+  parts.push(...viaArgs(setup.transport));
   return parts.join(" ");
 }
 
@@ -168,12 +173,14 @@ export async function runChecksHere(
     await Promise.all(
       checks.map((def) => runCheck(def, engine, CHECKS.indexOf(def)).then(hooks.onResult)),
     );
+    await observations.settled?.();
     return {
       observations,
       tally: client.tally,
       sent: client.sent,
       answered: client.answered,
       throttled: client.throttled,
+      resent: { gateway: client.gateway, connection: client.resent },
       created: ledger?.created ?? NONE_CREATED,
       ...(client.stoppedReason ? { stoppedReason: client.stoppedReason } : {}),
     };
@@ -224,6 +231,7 @@ export type WorkerMessage =
       readonly sent: number;
       readonly answered: number;
       readonly throttled: number;
+      readonly resent: ConformanceOutcome["resent"];
       readonly created: Created;
       readonly stoppedReason?: string;
     }
@@ -257,6 +265,7 @@ export async function runConformance(
       sent: 0,
       answered: 0,
       throttled: 0,
+      resent: { gateway: 0, connection: 0 },
       created: NONE_CREATED,
     };
   const parts = dealChecks(checks, Math.max(1, setup.threads));
@@ -292,6 +301,7 @@ export function mergeOutcomes(outcomes: readonly ConformanceOutcome[]): Conforma
   let sent = 0;
   let answered = 0;
   let throttled = 0;
+  const resent = { gateway: 0, connection: 0 };
   let stoppedReason: string | undefined;
   for (const o of outcomes) {
     for (const [id, seen] of o.observations.first) if (!first.has(id)) first.set(id, seen);
@@ -303,6 +313,8 @@ export function mergeOutcomes(outcomes: readonly ConformanceOutcome[]): Conforma
     sent += o.sent;
     answered += o.answered;
     throttled += o.throttled;
+    resent.gateway += o.resent.gateway;
+    resent.connection += o.resent.connection;
     stoppedReason ??= o.stoppedReason;
   }
   return {
@@ -311,6 +323,7 @@ export function mergeOutcomes(outcomes: readonly ConformanceOutcome[]): Conforma
     sent,
     answered,
     throttled,
+    resent,
     created: mergeCreated(outcomes.map((o) => o.created)),
     ...(stoppedReason ? { stoppedReason } : {}),
   };
@@ -331,6 +344,7 @@ function runInWorker(job: WorkerJob, hooks: ConformanceHooks): Promise<Conforman
           sent: m.sent,
           answered: m.answered,
           throttled: m.throttled,
+          resent: m.resent,
           created: m.created,
           ...(m.stoppedReason ? { stoppedReason: m.stoppedReason } : {}),
         };

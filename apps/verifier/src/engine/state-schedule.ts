@@ -49,7 +49,7 @@ export async function probeStates(
   });
 
   const setUp = await states.change(LOGIN_USER, first, "setup");
-  if (!setUp.ok && usesLoginUser) missing.set(LOGIN_USER, setUp.reason);
+  if (!setUp.ok && !setUp.wire && usesLoginUser) missing.set(LOGIN_USER, setUp.reason);
   const before = setUp.ok
     ? await pushProblem(client, target, firstId)
     : `the setup of "${LOGIN_USER}" answered: ${setUp.reason}`;
@@ -63,7 +63,7 @@ export async function probeStates(
   const setups = await Promise.all(others.map((u) => states.change(u.name, u.params, "setup")));
   setups.forEach((r, i) => {
     const name = (others[i] as StateUse).name;
-    if (!r.ok && i < byName.size && !missing.has(name)) missing.set(name, r.reason);
+    if (!r.ok && !r.wire && i < byName.size && !missing.has(name)) missing.set(name, r.reason);
   });
   const afterSetups = before === undefined ? await pushProblem(client, target, firstId) : undefined;
   await Promise.all(

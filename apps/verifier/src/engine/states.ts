@@ -1,13 +1,23 @@
 import { PROVIDER_STATE_PARAM, type ProviderStateName } from "@idp/contracts";
 import { type Client, THROTTLED_OUT } from "../http/client.ts";
-import { shq } from "../http/exchange.ts";
+import { curlVia, shq } from "../http/exchange.ts";
+import { wireProblem } from "../rules/wire.ts";
 import type { Secrets } from "../secrets.ts";
 
 export type StateAction = "setup" | "teardown";
 export type StateResult =
   | { readonly ok: true }
-  /** `throttled`: the state URL's gateway still said "not now" at the time limit (incomplete). */
-  | { readonly ok: false; readonly reason: string; readonly throttled?: true };
+  /**
+   * `throttled`: the state URL's gateway still said "not now" at the time limit (incomplete);
+   * `wire`: no answer on the wire (malformed, cut short, ...: R6, conformance.md §9), which says
+   * nothing of the handler.
+   */
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly throttled?: true;
+      readonly wire?: true;
+    };
 
 export interface StateUse {
   readonly name: string;
@@ -46,7 +56,7 @@ export class ProviderStates {
       accept: "application/json",
     };
     if (this.#authorization) headers.authorization = this.#authorization;
-    const answer = await this.#client.send(
+    let answer = await this.#client.send(
       {
         method: "POST",
         origin: this.#origin,
@@ -58,12 +68,16 @@ export class ProviderStates {
       },
       "provider-state",
     );
+    // A refusal is never read from an answer that may be another request's (conformance.md §9).
+    if (answer.raw.kind === "response" && (answer.raw.status < 200 || answer.raw.status > 299))
+      answer = await this.#client.confirm(answer);
     const raw = answer.raw;
     if (raw.kind === "transport-error")
       return {
         ok: false,
         reason: `${action} of state "${state}": ${raw.code === THROTTLED_OUT ? "" : "no answer "}(${raw.code}: ${this.#secrets.scrub(raw.message)})`,
         ...(raw.code === THROTTLED_OUT ? { throttled: true as const } : {}),
+        ...(wireProblem(raw) ? { wire: true as const } : {}),
       };
     if (raw.status < 200 || raw.status > 299) {
       const text = this.#secrets
@@ -80,7 +94,8 @@ export class ProviderStates {
   /** A curl command that sets `state` up with `params` (printed with a failure, run it first). */
   setupCommand(state: string, params: StateUse["params"]): string {
     const body = JSON.stringify({ state, params, action: "setup" });
-    return `curl -sS -X POST ${shq(this.url)} -H 'content-type: application/json' --data-binary ${shq(body)}`;
+    const via = curlVia(this.#client.via);
+    return `curl -sS -X POST ${shq(this.url)} -H 'content-type: application/json' --data-binary ${shq(body)}${via.length > 0 ? ` ${via.join(" ")}` : ""}`;
   }
 }
 

@@ -50,6 +50,7 @@ try {
     sent: outcome.sent,
     answered: outcome.answered,
     throttled: outcome.throttled,
+    resent: outcome.resent,
     created: outcome.created,
     ...(outcome.stoppedReason ? { stoppedReason: outcome.stoppedReason } : {}),
   });

@@ -1,22 +1,39 @@
 import type { Secrets } from "../secrets.ts";
 import { AdaptiveGate } from "./adaptive-gate.ts";
-import { type Exchange, type OutgoingRequest, recordExchange } from "./exchange.ts";
+import { decodeAnswer, E_CONTENT_CODING } from "./decode.ts";
+import {
+  type Exchange,
+  type OutgoingRequest,
+  recordExchange,
+  type Via,
+  viaOf,
+} from "./exchange.ts";
+import type { StrayBytes } from "./h1-pool.ts";
 import { harEntry } from "./har.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { type HttpResult, MAX_BODY_BYTES } from "./send.ts";
+import { type HttpRequest, type HttpResult, MAX_BODY_BYTES } from "./send.ts";
 import { DIRECT, type TransportSettings } from "./settings.ts";
 import { isThrottled, retryDelayMs } from "./throttle.ts";
 import { type Transport, transportFor } from "./transport.ts";
+import { E_GATEWAY, E_STRAY } from "./wire.ts";
 
 /** What came back for one request: the full answer for judging, and its safe record on demand. */
 export interface Answer {
   readonly request: OutgoingRequest;
   readonly raw: HttpResult;
+  /** Which part of the run sent it (a check id, `pact`, `provider-state`, ...). */
+  readonly source: string;
   /** The redacted, scrubbed record (built once, only when asked: passing cases never pay for it). */
   exchange(): Exchange;
 }
 
 export type AnswerObserver = (answer: Answer, source: string) => void;
+
+/**
+ * Bytes nobody asked for (conformance.md §9): R6 fails with "an answer nobody asked for". `answer`
+ * is the request they came after, recorded with the bytes as its result: never as its answer.
+ */
+export type StrayObserver = (answer: Answer) => void;
 
 export interface ClientOptions {
   readonly timeoutMs: number;
@@ -50,9 +67,23 @@ const NOT_SENT: HttpResult = {
 /** The code of a request still throttled when the run's time was up: incomplete, never judged. */
 export const THROTTLED_OUT = "E_THROTTLED";
 
-/** A connection closed before any answer: a gateway dropping it; sent again, twice at most. */
-const DROPPED = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE", "UND_ERR_CLOSED"]);
-const DROP_RETRIES = 2;
+/** A gateway's 502/504 whose body is not JSON is waited out this long, and sent again (§7). */
+export const GATEWAY_WAIT_MS = 1_000;
+const GATEWAY_RETRIES = 2;
+/** Kept of bytes nobody asked for, to show. */
+const STRAY_SHOWN = 200;
+
+/** Failures that are answers all the same (malformed ones): they never count as "not answering". */
+const answeredBadly = (code: string) => code.startsWith("HPE_") || code === E_CONTENT_CODING;
+
+const isJson = (body: Buffer): boolean => {
+  try {
+    JSON.parse(body.toString("utf8"));
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -68,6 +99,9 @@ export class Client {
   readonly options: ClientOptions;
   readonly #transports = new Map<string, Transport>();
   readonly #observers: AnswerObserver[] = [];
+  readonly #strayObservers: StrayObserver[] = [];
+  /** What each request on the wire was sent for (to name the request stray bytes followed). */
+  readonly #sentFor = new WeakMap<HttpRequest, { req: OutgoingRequest; source: string }>();
   readonly #gate: AdaptiveGate;
   readonly #transport: TransportSettings;
   /** `--header` values as recorded: the names, never the values. */
@@ -75,10 +109,15 @@ export class Client {
   readonly #extra: Readonly<Record<string, string>>;
   /** Whether there are `--header` values to add (asked per request). */
   readonly #hasExtra: boolean;
+  /** What a replay of any request needs besides the request (its headers' variables, TLS files). */
+  readonly #via: Via | undefined;
   #consecutiveFailures = 0;
   #answered = 0;
   #sent = 0;
   #throttled = 0;
+  #resent = 0;
+  #gateway = 0;
+  #stray = 0;
   #stoppedReason: string | undefined;
   /** operation -> status -> count */
   readonly tally = new Map<string, Map<number, number>>();
@@ -94,6 +133,7 @@ export class Client {
     );
     for (const [name, value] of this.#transport.headers)
       options.secrets.add(value, `value of --header ${name}`);
+    this.#via = viaOf(this.#transport);
   }
 
   get answered(): number {
@@ -106,13 +146,38 @@ export class Client {
   get throttled(): number {
     return this.#throttled;
   }
+  /**
+   * Requests sent again on a new connection: a connection kept alive closed idle before the
+   * answer, or bytes nobody asked for followed an answer that may not be the request's (§9).
+   */
+  get resent(): number {
+    return this.#resent;
+  }
+  /** A gateway's 502/504 (not JSON) waited out and sent again (§7). */
+  get gateway(): number {
+    return this.#gateway;
+  }
+  /** Runs of bytes nobody asked for (each closed its connection). */
+  get stray(): number {
+    return this.#stray;
+  }
   /** Set once the provider has stopped answering. */
   get stoppedReason(): string | undefined {
     return this.#stoppedReason;
   }
 
+  /** What a replay of any request needs besides the request: `--header` variables, TLS files. */
+  get via(): Via | undefined {
+    return this.#via;
+  }
+
   observe(observer: AnswerObserver): void {
     this.#observers.push(observer);
+  }
+
+  /** Told of every run of bytes nobody asked for. */
+  observeStray(observer: StrayObserver): void {
+    this.#strayObservers.push(observer);
   }
 
   #transportTo(origin: string): Transport {
@@ -120,103 +185,163 @@ export class Client {
     if (!d) {
       d = transportFor(origin, {
         connections: this.options.connections,
-        timeoutMs: this.options.timeoutMs,
         tls: this.#transport.tls,
         proxy: this.#transport.proxy,
+        onStray: (s) => this.#onStray(s),
       });
       this.#transports.set(origin, d);
     }
     return d;
   }
 
+  #onStray(s: StrayBytes): void {
+    this.#stray++;
+    const sent = this.#sentFor.get(s.after);
+    if (!sent) return;
+    const shown = s.bytes.subarray(0, STRAY_SHOWN).toString("latin1");
+    const raw: HttpResult = {
+      kind: "transport-error",
+      code: E_STRAY,
+      message: `${s.bytes.length}${s.bytes.length >= STRAY_SHOWN ? " or more" : ""} bytes came after the answer to this request: ${JSON.stringify(shown)}`,
+      durationMs: 0,
+    };
+    const answer = this.#answer(sent.req, raw, sent.source);
+    for (const observer of this.#strayObservers) observer(answer);
+  }
+
+  /**
+   * An answer about to be reported as a failure: if bytes nobody asked for came soon after it on
+   * its connection, it may be another request's (§9): its request is sent again, on a new
+   * connection, and that answer stands instead. Otherwise the answer itself.
+   */
+  async confirm(answer: Answer): Promise<Answer> {
+    const raw = answer.raw;
+    if (raw.kind !== "response" || !raw.suspect || !(await raw.suspect())) return answer;
+    this.#resent++;
+    return this.send(answer.request, answer.source, true);
+  }
+
   /** Sends one request; `source` names the check it belongs to (for observations). */
-  async send(req: OutgoingRequest, source: string): Promise<Answer> {
+  async send(req: OutgoingRequest, source: string, fresh = false): Promise<Answer> {
     let raw: HttpResult;
     if (this.#stoppedReason) raw = NOT_SENT;
     else {
       const asked = this.options.writes?.before(req);
       if (asked) await asked;
-      raw = await this.#sendThrough(req, source);
+      raw = await this.#sendThrough(req, source, fresh);
       this.options.writes?.after(req, raw);
     }
-    if (raw.kind === "response") {
+    const status =
+      raw.kind === "response" ? raw.status : raw.answered ? raw.answered.status : undefined;
+    if (status !== undefined && req.operation) {
+      let row = this.tally.get(req.operation);
+      if (!row) {
+        row = new Map();
+        this.tally.set(req.operation, row);
+      }
+      row.set(status, (row.get(status) ?? 0) + 1);
+    }
+    if (raw.kind === "response" || answeredBadly(raw.code)) {
       this.#answered++;
       this.#consecutiveFailures = 0;
-      if (req.operation) {
-        let row = this.tally.get(req.operation);
-        if (!row) {
-          row = new Map();
-          this.tally.set(req.operation, row);
-        }
-        row.set(raw.status, (row.get(raw.status) ?? 0) + 1);
-      }
     } else if (raw !== NOT_SENT && raw.code !== THROTTLED_OUT) {
       this.#consecutiveFailures++;
       if (this.#consecutiveFailures >= this.options.maxConsecutiveFailures && !this.#stoppedReason)
         this.#stoppedReason = `${this.#consecutiveFailures} requests in a row got no answer (last: ${raw.code}: ${this.options.secrets.scrub(raw.message)})`;
     }
-    const answer = this.#answer(req, raw);
+    const answer = this.#answer(req, raw, source);
     if (raw.kind === "response" || (raw !== NOT_SENT && raw.code !== THROTTLED_OUT))
       for (const observer of this.#observers) observer(answer, source);
     return answer;
   }
 
-  #answer(req: OutgoingRequest, raw: HttpResult): Answer {
+  #answer(req: OutgoingRequest, raw: HttpResult, source: string): Answer {
     let recorded: Exchange | undefined;
     const secrets = this.options.secrets;
     const extra = this.#recordedExtra;
     return {
       request: req,
       raw,
+      source,
       exchange: () => {
         recorded ??= recordExchange(
           this.#hasExtra ? { ...req, headers: { ...req.headers, ...extra } } : req,
           raw,
           secrets,
+          this.#via,
         );
         return recorded;
       },
     };
   }
 
-  /** Sends until the answer is not a gateway's "not now" (or the run's time is up). */
-  async #sendThrough(req: OutgoingRequest, source: string): Promise<HttpResult> {
+  /**
+   * Sends until the answer is not a gateway's "not now" (or the run's time is up), and sends again
+   * what conformance.md §7 and §9 say to: a gateway's 502/504 whose body is not JSON (after 1 s,
+   * twice at most), a request whose connection kept alive closed idle before one byte of the
+   * answer, or whose answer bytes nobody asked for followed (once each), always on a new connection.
+   */
+  async #sendThrough(req: OutgoingRequest, source: string, fresh: boolean): Promise<HttpResult> {
     const headers = this.#hasExtra ? { ...req.headers, ...this.#extra } : req.headers;
     const deadline = this.options.deadlineEpochMs ?? Number.POSITIVE_INFINITY;
+    const cap = this.options.maxBodyBytes ?? MAX_BODY_BYTES;
     let waits = 0;
-    let drops = 0;
+    let gateway = 0;
+    let resent = false;
+    let onNew = fresh;
     for (;;) {
       const slot = this.#gate.acquire();
       if (slot) await slot;
       if (this.options.rateLimiter) await this.options.rateLimiter.take();
       this.#sent++;
       const startedAt = Date.now();
+      const wire: HttpRequest = {
+        method: req.method,
+        path: req.path,
+        headers,
+        ...(req.encoded !== undefined
+          ? { body: req.encoded }
+          : req.body === undefined
+            ? {}
+            : { body: req.body }),
+      };
+      this.#sentFor.set(wire, { req, source });
       let raw: HttpResult;
       try {
-        raw = await this.#transportTo(req.origin).send(
-          {
-            origin: req.origin,
-            method: req.method,
-            path: req.path,
-            headers,
-            ...(req.encoded !== undefined
-              ? { body: req.encoded }
-              : req.body === undefined
-                ? {}
-                : { body: req.body }),
-          },
-          {
-            timeoutMs: this.options.timeoutMs,
-            maxBodyBytes: this.options.maxBodyBytes ?? MAX_BODY_BYTES,
-          },
-        );
+        raw = await this.#transportTo(req.origin).send(wire, {
+          timeoutMs: this.options.timeoutMs,
+          maxBodyBytes: cap,
+          ...(onNew ? { fresh: true } : {}),
+        });
       } finally {
         this.#gate.release();
       }
+      if (raw.kind === "response" && raw.headers["content-encoding"] !== undefined)
+        raw = await decodeAnswer(raw, cap);
       const throttled = raw.kind === "response" && isThrottled(raw.status, raw.headers);
+      const gatewayError =
+        !throttled &&
+        raw.kind === "response" &&
+        (raw.status === 502 || raw.status === 504) &&
+        !isJson(raw.body);
+      const again =
+        raw.kind === "transport-error" && raw.retry !== undefined && !resent
+          ? raw.retry
+          : undefined;
       if (this.options.har)
         this.options.har(
-          JSON.stringify(harEntry(this.#answer(req, raw).exchange(), source, startedAt, throttled)),
+          JSON.stringify(
+            harEntry(
+              this.#answer(req, raw, source).exchange(),
+              source,
+              startedAt,
+              throttled
+                ? "throttled"
+                : gatewayError && gateway < GATEWAY_RETRIES
+                  ? "gateway"
+                  : again,
+            ),
+          ),
         );
       if (raw.kind === "response" && throttled) {
         this.#throttled++;
@@ -232,9 +357,25 @@ export class Client {
         await sleep(delay);
         continue;
       }
-      if (raw.kind === "transport-error" && DROPPED.has(raw.code) && drops < DROP_RETRIES) {
-        drops++;
-        await sleep(50 * drops);
+      if (raw.kind === "response" && gatewayError) {
+        if (gateway < GATEWAY_RETRIES) {
+          gateway++;
+          this.#gateway++;
+          onNew = true;
+          await sleep(GATEWAY_WAIT_MS);
+          continue;
+        }
+        return {
+          kind: "transport-error",
+          code: E_GATEWAY,
+          message: `the gateway answered ${raw.status}: the provider behind it did not answer (${gateway + 1} tries, ${GATEWAY_WAIT_MS / 1000} s apart, each on a new connection)`,
+          durationMs: raw.durationMs,
+        };
+      }
+      if (again) {
+        resent = true;
+        this.#resent++;
+        onNew = true;
         continue;
       }
       if (raw.kind === "response") this.#gate.answered();

@@ -1,6 +1,7 @@
 import type { DetailedOperationId } from "@idp/contracts";
 import { credentialParts, redactHeaders, type Secrets } from "../secrets.ts";
 import type { HttpResult } from "./send.ts";
+import { headerVariable, type TlsSettings, type TransportSettings } from "./settings.ts";
 
 /** How many bytes of an answer's body a record keeps. */
 export const BODY_PREVIEW_BYTES = 2048;
@@ -25,6 +26,17 @@ export interface OutgoingRequest {
   readonly curlAuth: readonly string[];
 }
 
+/**
+ * How a request reached the provider besides its own headers, for what replays it (curl lines,
+ * replay files): each `--header` by the environment variable its value is read from (never the
+ * value, never `<redacted>` sent as one), and the TLS files and `--insecure`.
+ */
+export interface Via {
+  /** Header name as sent -> the environment variable holding its value (`IDP_HEADER_X_API_KEY`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly tls?: NonNullable<TlsSettings["files"]> & { readonly insecure?: true };
+}
+
 /** A request as recorded: safe to print. */
 export interface RecordedRequest {
   readonly method: string;
@@ -36,6 +48,7 @@ export interface RecordedRequest {
   readonly body?: string;
   readonly bodyBytes?: number;
   readonly bodyTruncated?: boolean;
+  readonly via?: Via;
 }
 
 export type RecordedResult =
@@ -72,7 +85,12 @@ const headerText = (v: string | string[] | undefined): string =>
  * value the run sent (a provider may echo them), its body cut to a preview after scrubbing (so a
  * secret cannot survive half-cut at the edge).
  */
-export function recordExchange(req: OutgoingRequest, raw: HttpResult, secrets: Secrets): Exchange {
+export function recordExchange(
+  req: OutgoingRequest,
+  raw: HttpResult,
+  secrets: Secrets,
+  via?: Via,
+): Exchange {
   const body = req.body;
   const bytes = body === undefined ? 0 : Buffer.byteLength(body, "utf8");
   const request: RecordedRequest = {
@@ -81,6 +99,7 @@ export function recordExchange(req: OutgoingRequest, raw: HttpResult, secrets: S
     headers: redactHeaders(req.headers),
     credentials: req.credentials,
     curlAuth: req.curlAuth,
+    ...(via ? { via } : {}),
     ...(body === undefined
       ? {}
       : body.length > REQUEST_BODY_KEEP_CHARS
@@ -123,15 +142,41 @@ export function cutAtCodePoint(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
-export const shq = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+const CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a terminal would obey
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const CONTROLS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a terminal would obey
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** A curl command that replays the request, with the credentials taken from the environment. */
+/**
+ * A shell word for `s`: single-quoted; with control characters, ANSI-C quoted (`$'a\x1bb'`), so a
+ * printed command line is shown, never obeyed, and still sends the same bytes when pasted.
+ */
+export const shq = (s: string): string =>
+  CONTROL.test(s)
+    ? `$'${s.replace(/[\\']/g, "\\$&").replace(CONTROLS, (c) => {
+        const n = c.codePointAt(0) ?? 0;
+        return n < 0x80
+          ? `\\x${n.toString(16).padStart(2, "0")}`
+          : `\\u${n.toString(16).padStart(4, "0")}`;
+      })}'`
+    : `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * A curl command that replays the request: the credentials from $IDP_USERNAME / $IDP_PASSWORD,
+ * each `--header` value from its environment variable, the run's TLS files and `--insecure`.
+ */
 export function curlCommand(exchange: Exchange): string {
+  const via = exchange.request.via;
   const parts = ["curl", "-sS", "-i", "-X", exchange.request.method, shq(exchange.request.url)];
   for (const [name, value] of Object.entries(exchange.request.headers)) {
+    const variable = via?.headers?.[name];
     if (name.toLowerCase() === "authorization") parts.push(...exchange.request.curlAuth);
+    else if (variable) parts.push("-H", `"${name}: $${variable}"`);
     else if (name.toLowerCase() !== "content-length") parts.push("-H", shq(`${name}: ${value}`));
   }
+  parts.push(...curlTls(via));
   if (exchange.request.body !== undefined)
     parts.push(
       "--data-binary",
@@ -140,4 +185,53 @@ export function curlCommand(exchange: Exchange): string {
         : shq(exchange.request.body),
     );
   return parts.join(" ");
+}
+
+/** curl's options for the run's TLS files and `--insecure`. */
+export function curlTls(via: Via | undefined): string[] {
+  const tls = via?.tls;
+  const parts: string[] = [];
+  if (tls?.ca) parts.push("--cacert", shq(tls.ca));
+  else if (tls?.extraCa) parts.push("--cacert", '"$NODE_EXTRA_CA_CERTS"');
+  if (tls?.cert) parts.push("--cert", shq(tls.cert));
+  if (tls?.key) parts.push("--key", shq(tls.key));
+  if (tls?.insecure) parts.push("--insecure");
+  return parts;
+}
+
+/** curl's options for what every request of the run carries: `--header` values by variable, TLS. */
+export function curlVia(via: Via | undefined): string[] {
+  return [
+    ...Object.entries(via?.headers ?? {}).flatMap(([name, variable]) => [
+      "-H",
+      `"${name}: $${variable}"`,
+    ]),
+    ...curlTls(via),
+  ];
+}
+
+/** What every request of a run carries besides its own headers, for its replays (or undefined). */
+export function viaOf(transport: TransportSettings): Via | undefined {
+  const tls = transport.tls;
+  const files = { ...tls.files, ...(tls.insecure ? { insecure: true as const } : {}) };
+  const headers = transport.headers;
+  if (headers.length === 0 && Object.keys(files).length === 0) return undefined;
+  return {
+    ...(headers.length > 0
+      ? { headers: Object.fromEntries(headers.map(([n]) => [n.toLowerCase(), headerVariable(n)])) }
+      : {}),
+    ...(Object.keys(files).length > 0 ? { tls: files } : {}),
+  };
+}
+
+/** idp-verify's options that send again what `via` names (for a replay command). */
+export function viaArgs(transport: TransportSettings): string[] {
+  const files = transport.tls.files;
+  return [
+    ...transport.headers.flatMap(([name]) => ["--header", `"${name}: $${headerVariable(name)}"`]),
+    ...(files?.ca ? ["--ca-cert", shq(files.ca)] : []),
+    ...(files?.cert ? ["--client-cert", shq(files.cert)] : []),
+    ...(files?.key ? ["--client-key", shq(files.key)] : []),
+    ...(transport.tls.insecure ? ["--insecure"] : []),
+  ];
 }

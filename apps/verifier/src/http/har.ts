@@ -34,6 +34,11 @@ export interface HarEntry {
   readonly _source: string;
   /** A gateway's 429/503 waited out and sent again (conformance.md §7). */
   readonly _throttled?: true;
+  /**
+   * Sent again: after a gateway's 502/504 (§7), a connection kept alive closed idle before the
+   * answer, or an answer followed by bytes nobody asked for (§9). Never judged.
+   */
+  readonly _resent?: "gateway" | "idle-close" | "stray";
   readonly _truncated?: true;
 }
 
@@ -48,7 +53,7 @@ export function harEntry(
   exchange: Exchange,
   source: string,
   startedAt: number,
-  throttled: boolean,
+  mark?: "throttled" | "gateway" | "idle-close" | "stray",
 ): HarEntry {
   const { request, result } = exchange;
   const url = new URL(request.url);
@@ -104,7 +109,7 @@ export function harEntry(
     cache: {},
     timings: { send: 0, wait: time, receive: 0 },
     _source: source,
-    ...(throttled ? { _throttled: true as const } : {}),
+    ...(mark === "throttled" ? { _throttled: true as const } : mark ? { _resent: mark } : {}),
     ...(request.bodyTruncated ||
     (result.kind === "response" && result.bodyPreview.length < result.bodyBytes)
       ? { _truncated: true as const }

@@ -1,30 +1,72 @@
 import type { ProxySettings } from "./settings.ts";
 
+/** A proxy variable that cannot be read: the CLI says which, and what it expected (exit 2). */
+export class ProxyVariableError extends Error {}
+
 /**
  * The proxy settings of an environment, as curl reads them: `https_proxy`/`HTTPS_PROXY` for https
  * URLs, `http_proxy`/`HTTP_PROXY` for http ones (lower case first), `no_proxy`/`NO_PROXY` for the
  * hosts reached directly. Empty values count as unset.
+ * @throws ProxyVariableError naming the variable whose value is not a proxy URL or a NO_PROXY list.
  */
 export function proxySettingsFrom(
   env: Readonly<Record<string, string | undefined>>,
 ): ProxySettings {
-  const read = (name: string) => {
-    const v = env[name.toLowerCase()] ?? env[name.toUpperCase()];
-    return v === undefined || v.trim() === "" ? undefined : v.trim();
+  const read = (name: string): [string, string] | undefined => {
+    for (const key of [name.toLowerCase(), name.toUpperCase()]) {
+      const v = env[key];
+      if (v !== undefined && v.trim() !== "") return [key, v.trim()];
+    }
+    return undefined;
   };
   const httpProxy = read("http_proxy");
   const httpsProxy = read("https_proxy");
   const noProxy = read("no_proxy");
+  if (noProxy) checkNoProxy(noProxy[0], noProxy[1]);
   return {
-    ...(httpProxy ? { httpProxy: withScheme(httpProxy) } : {}),
-    ...(httpsProxy ? { httpsProxy: withScheme(httpsProxy) } : {}),
-    ...(noProxy ? { noProxy } : {}),
+    ...(httpProxy ? { httpProxy: proxyUrl(...httpProxy) } : {}),
+    ...(httpsProxy ? { httpsProxy: proxyUrl(...httpsProxy) } : {}),
+    ...(noProxy ? { noProxy: noProxy[1] } : {}),
   };
 }
 
-/** curl takes `host:port` as `http://host:port`. */
-const withScheme = (proxy: string) =>
-  /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+/** A value as it may be shown: user-info out (it holds the proxy's password). */
+const shown = (value: string) => JSON.stringify(value.replace(/\/\/[^/@]*@/, "//<redacted>@"));
+
+/** curl takes `host:port` as `http://host:port`; anything else must be an http(s) URL of a host. */
+function proxyUrl(variable: string, value: string): string {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ProxyVariableError(
+      `${variable} is not a proxy URL (received ${shown(value)}; expected http://[user:password@]host:port)`,
+    );
+  }
+  if ((u.protocol !== "http:" && u.protocol !== "https:") || u.hostname === "")
+    throw new ProxyVariableError(
+      `${variable} must be an http:// or https:// proxy URL with a host (received ${shown(value)})`,
+    );
+  return url;
+}
+
+/** Each NO_PROXY entry: `*`, a host name (a leading dot allowed), an IP address or CIDR range, `host:port`. */
+function checkNoProxy(variable: string, value: string): void {
+  for (const raw of value.split(/[,\s]+/)) {
+    const entry = raw.trim();
+    if (entry === "" || entry === "*") continue;
+    const ok =
+      /^\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?(:\d{1,5})?$/i.test(entry) ||
+      /^\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?(:\d{1,5})?$/.test(entry) ||
+      /^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(entry) ||
+      /^[0-9a-f]*:[0-9a-f:.]+(\/\d{1,3})?$/i.test(entry);
+    if (!ok)
+      throw new ProxyVariableError(
+        `${variable} holds ${JSON.stringify(entry)}, which is not a host name, an IP address, a CIDR range or host:port (a comma-separated list, curl's reading)`,
+      );
+  }
+}
 
 /** The proxy to use for `url`, or undefined for a direct connection. */
 export function proxyFor(url: URL, proxy: ProxySettings): string | undefined {

@@ -1,4 +1,4 @@
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates, type SecureContext } from "node:tls";
 
 /**
  * How the verifier reaches a provider that sits behind a deployment's gateway (conformance.md §7):
@@ -23,7 +23,22 @@ export interface TlsSettings {
   readonly key?: string;
   /** `--insecure`: no certificate check. */
   readonly insecure: boolean;
+  /**
+   * Where they came from, for replays (curl lines, replay files and commands name the files,
+   * never their contents): `--ca-cert`'s, `--client-cert`'s and `--client-key`'s absolute paths,
+   * and whether NODE_EXTRA_CA_CERTS gave a CA.
+   */
+  readonly files?: {
+    readonly ca?: string;
+    readonly cert?: string;
+    readonly key?: string;
+    readonly extraCa?: true;
+  };
 }
+
+/** The environment variable a replay reads a `--header`'s value from: `IDP_HEADER_X_API_KEY`. */
+export const headerVariable = (name: string): string =>
+  `IDP_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`;
 
 export interface ProxySettings {
   readonly httpProxy?: string;
@@ -31,23 +46,45 @@ export interface ProxySettings {
   readonly noProxy?: string;
 }
 
-/**
- * Node's TLS options for `tls`: a CA of our own is trusted beside the system's roots (Node's `ca`
- * alone would replace them), a client certificate, or no check at all.
- */
-export function tlsOptions(tls: TlsSettings | undefined): {
-  ca?: string[];
-  cert?: string;
-  key?: string;
-  rejectUnauthorized?: false;
-} {
-  return {
-    ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
-    ...(tls?.cert ? { cert: tls.cert } : {}),
-    ...(tls?.key ? { key: tls.key } : {}),
-    ...(tls?.insecure ? { rejectUnauthorized: false as const } : {}),
-  };
+/** The run's TLS, built once: one secure context, and the sessions to resume per host. */
+export interface TlsContext {
+  /** Undefined: Node's default context (the system's roots, no client certificate). */
+  readonly secureContext: SecureContext | undefined;
+  readonly insecure: boolean;
+  /** host:port -> the last TLS session it gave (resumed by the next connection). */
+  readonly sessions: Map<string, Buffer>;
 }
+
+const contexts = new WeakMap<TlsSettings, TlsContext>();
+
+/**
+ * The secure context of `tls`, made once per settings object (so once per run, in each thread):
+ * a CA of our own is trusted beside the system's roots (Node's `ca` alone would replace them), a
+ * client certificate, or no check at all. Building a context from the whole root list costs
+ * milliseconds of CPU; every connection of the run shares this one and resumes sessions.
+ */
+export function tlsContextOf(tls: TlsSettings | undefined): TlsContext {
+  const settings = tls ?? NO_TLS;
+  let context = contexts.get(settings);
+  if (!context) {
+    const own = settings.ca !== undefined || settings.cert !== undefined;
+    context = {
+      secureContext: own
+        ? createSecureContext({
+            ...(settings.ca ? { ca: [...rootCertificates, settings.ca] } : {}),
+            ...(settings.cert ? { cert: settings.cert } : {}),
+            ...(settings.key ? { key: settings.key } : {}),
+          })
+        : undefined,
+      insecure: settings.insecure,
+      sessions: new Map(),
+    };
+    contexts.set(settings, context);
+  }
+  return context;
+}
+
+const NO_TLS: TlsSettings = { insecure: false };
 
 /** No gateway settings: direct, verified TLS, no extra headers, no rate limit. */
 export const DIRECT: TransportSettings = { headers: [], tls: { insecure: false }, proxy: {} };
@@ -59,3 +96,25 @@ export const OWNED_HEADERS: ReadonlySet<string> = new Set([
   "content-length",
   "host",
 ]);
+
+/**
+ * Headers that frame or route a message (conformance.md §7): `--header` may not send them, on any
+ * path (`Proxy-*` by prefix). The verifier frames its requests itself, with Content-Length.
+ */
+export const FRAMING_HEADERS: ReadonlySet<string> = new Set([
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "expect",
+]);
+
+/** Why `--header NAME` is refused, or undefined when it may be sent. */
+export function refusedHeader(name: string): "owned" | "framing" | undefined {
+  const lower = name.toLowerCase();
+  if (OWNED_HEADERS.has(lower)) return "owned";
+  if (FRAMING_HEADERS.has(lower) || lower.startsWith("proxy-")) return "framing";
+  return undefined;
+}

@@ -1,8 +1,7 @@
-import { ProxyAgent } from "undici";
-import { H1Pool } from "./h1-pool.ts";
+import { H1Pool, type StrayBytes } from "./h1-pool.ts";
 import { proxyFor } from "./proxy.ts";
-import { type HttpRequest, type HttpResult, type SendOptions, send } from "./send.ts";
-import { type ProxySettings, type TlsSettings, tlsOptions } from "./settings.ts";
+import type { HttpRequest, HttpResult, SendOptions } from "./send.ts";
+import type { ProxySettings, TlsSettings } from "./settings.ts";
 
 /** Kept-alive connections to one origin that send requests and read their answers. */
 export interface Transport {
@@ -12,31 +11,25 @@ export interface Transport {
 }
 
 /**
- * Keep-alive connections to one origin: direct ones (h1-pool.ts), or the proxy the environment
- * names for it (curl's reading of HTTPS_PROXY/HTTP_PROXY/NO_PROXY, through undici's ProxyAgent),
- * with the run's TLS settings. Redirects are never followed.
+ * Keep-alive connections to one origin, direct or through the proxy the environment names for it
+ * (curl's reading of HTTPS_PROXY/HTTP_PROXY/NO_PROXY: a CONNECT tunnel for https, absolute-form
+ * for http), with the run's TLS settings. One set of header and framing rules on every path
+ * (h1-pool.ts, h1-parser.ts). Redirects are never followed.
  */
 export function transportFor(
   origin: string,
   options: {
     readonly connections: number;
-    readonly timeoutMs: number;
     readonly tls?: TlsSettings;
     readonly proxy: ProxySettings;
+    readonly onStray?: (stray: StrayBytes) => void;
   },
 ): Transport {
-  const tls = options.tls;
   const proxy = proxyFor(new URL(origin), options.proxy);
-  if (!proxy)
-    return new H1Pool(origin, { connections: options.connections, ...(tls ? { tls } : {}) });
-  const agent = new ProxyAgent({
-    uri: proxy,
-    requestTls: { timeout: options.timeoutMs, ...tlsOptions(tls) },
+  return new H1Pool(origin, {
     connections: options.connections,
-    keepAliveTimeout: 4_000,
+    ...(options.tls ? { tls: options.tls } : {}),
+    ...(proxy ? { proxy } : {}),
+    ...(options.onStray ? { onStray: options.onStray } : {}),
   });
-  return {
-    send: (req, sendOptions) => send(agent, req, sendOptions),
-    destroy: () => agent.destroy(),
-  };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { BrokerAuth, BrokerSource } from "../config/parse.ts";
 import { authorizationOf } from "../config/parse.ts";
 import { VerifyError } from "../errors.ts";
-import type { ProxySettings } from "../http/settings.ts";
+import type { ProxySettings, TlsSettings } from "../http/settings.ts";
 import { transportFor } from "../http/transport.ts";
 import type { Secrets } from "../secrets.ts";
 
@@ -49,6 +49,8 @@ export async function checkBrokerSelection(
     readonly timeoutMs: number;
     readonly secrets: Secrets;
     readonly proxy?: ProxySettings;
+    /** The run's TLS settings (`--ca-cert`, `--insecure`, client certificate): the broker's too. */
+    readonly tls?: TlsSettings;
   },
 ): Promise<void> {
   const { url, auth } = broker;
@@ -56,8 +58,8 @@ export async function checkBrokerSelection(
   const base = u.pathname.replace(/\/+$/, "");
   const pool = transportFor(u.origin, {
     connections: 1,
-    timeoutMs: options.timeoutMs,
     proxy: options.proxy ?? {},
+    ...(options.tls ? { tls: options.tls } : {}),
   });
   const headers = {
     accept: "application/hal+json",

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { BrokerAuth, PactSource } from "../config/parse.ts";
 import { firstLineOf, VerifyError } from "../errors.ts";
-import type { ProxySettings } from "../http/settings.ts";
+import type { ProxySettings, TlsSettings } from "../http/settings.ts";
 import { transportFor } from "../http/transport.ts";
 import type { Secrets } from "../secrets.ts";
 import { refusalText } from "./broker.ts";
@@ -138,6 +138,8 @@ export async function loadPacts(
     readonly secrets: Secrets;
     readonly auth?: BrokerAuth;
     readonly proxy?: ProxySettings;
+    /** The run's TLS settings (`--ca-cert`, `--insecure`, client certificate): the broker's too. */
+    readonly tls?: TlsSettings;
   },
 ): Promise<PactFile[]> {
   const out: PactFile[] = [];
@@ -170,13 +172,15 @@ async function fetchPact(
     readonly secrets: Secrets;
     readonly auth?: BrokerAuth;
     readonly proxy?: ProxySettings;
+    /** The run's TLS settings (`--ca-cert`, `--insecure`, client certificate): the broker's too. */
+    readonly tls?: TlsSettings;
   },
 ): Promise<string> {
   const u = new URL(source.url);
   const pool = transportFor(u.origin, {
     connections: 1,
-    timeoutMs: options.timeoutMs,
     proxy: options.proxy ?? {},
+    ...(options.tls ? { tls: options.tls } : {}),
   });
   try {
     const res = await pool.send(

@@ -6,6 +6,7 @@ import type { ProviderStates } from "../engine/states.ts";
 import { type Answer, type Client, THROTTLED_OUT } from "../http/client.ts";
 import { shq } from "../http/exchange.ts";
 import { operationOfRequest } from "../report/findings.ts";
+import { wireProblem } from "../rules/wire.ts";
 import type { Secrets } from "../secrets.ts";
 
 /** Where Pact's verifier sends state changes: the guard answers them (forwarding real ones). */
@@ -22,6 +23,8 @@ const HOP_BY_HOP = new Set([
   "upgrade",
   "host",
   "content-length",
+  // The verifier sends no Accept-Encoding (conformance.md §9), Pact's requests included.
+  "accept-encoding",
 ]);
 
 /** Everything that happened for one interaction: its state setups and its request. */
@@ -32,6 +35,13 @@ export interface GuardGroup {
   withheld?: string;
   /** Still throttled when the run's time was up: the interaction is incomplete, not failed. */
   throttled?: string;
+  /**
+   * Resolves true when bytes nobody asked for followed the answer on its connection: it may be
+   * another request's, so Pact's verdict on it is not reported (conformance.md §9).
+   */
+  suspect?: Promise<boolean>;
+  /** The answer was found suspect: Pact's verdict on it is not reported. */
+  suspected?: true;
   /** Wall time of the group, from its first message to its last. */
   startedAt: number;
   endedAt: number;
@@ -158,7 +168,7 @@ export class PactGuard {
     const method = req.method ?? "GET";
     // Tagged with its operation, so the status grid counts what Pact's interactions got.
     const operation = operationOfRequest(method, req.url ?? "/");
-    const answer = await this.#options.client.send(
+    const first = await this.#options.client.send(
       {
         ...(operation ? { operation } : {}),
         method,
@@ -171,7 +181,10 @@ export class PactGuard {
       },
       "pact",
     );
+    const answer = first;
     group.answer = answer;
+    // Whether bytes nobody asked for followed it: Pact judges at once, the result is read after.
+    if (answer.raw.kind === "response" && answer.raw.suspect) group.suspect = answer.raw.suspect();
     group.endedAt = performance.now();
     const raw = answer.raw;
     if (raw.kind === "transport-error" && raw.code === THROTTLED_OUT) {
@@ -179,7 +192,10 @@ export class PactGuard {
       return withheld(res, raw.code, raw.message);
     }
     if (raw.kind === "transport-error") {
-      group.withheld = `no answer from the provider: ${raw.code}: ${this.#options.secrets.scrub(raw.message)}`;
+      const wire = wireProblem(raw);
+      group.withheld = this.#options.secrets.scrub(
+        wire ? wire.message : `no answer from the provider: ${raw.code}: ${raw.message}`,
+      );
       return withheld(res, raw.code, group.withheld);
     }
     if (raw.truncated) {
@@ -189,6 +205,8 @@ export class PactGuard {
     const out: string[] = [];
     for (const [name, value] of Object.entries(raw.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name)) continue;
+      // Pact gets the body decoded (conformance.md §9): not labelled as still encoded.
+      if (raw.decoded && name === "content-encoding") continue;
       for (const v of Array.isArray(value) ? value : [value]) out.push(name, v);
     }
     try {

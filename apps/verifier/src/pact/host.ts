@@ -1,8 +1,10 @@
 import { fork } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { rootCertificates } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { VerifyError } from "../errors.ts";
-import type { ProxySettings } from "../http/settings.ts";
+import type { ProxySettings, TlsSettings } from "../http/settings.ts";
 import type { PactJob, PactJobResult } from "./worker.ts";
 
 /** The worker beside this module: pact-worker.mjs when built, worker.ts from source. */
@@ -33,11 +35,25 @@ export function pactProxyEnv(proxy: ProxySettings): Record<string, string> {
   };
 }
 
+/**
+ * What Pact's core reads of the run's TLS: it trusts the roots of SSL_CERT_FILE (rustls-native-certs
+ * reads it on Linux and macOS, in place of the system's store), so a private CA (`--ca-cert`,
+ * NODE_EXTRA_CA_CERTS) goes there beside Node's own roots, written into `dir`. `--insecure` is
+ * Pact's own switch (disableSslVerification), set with the job.
+ */
+export function pactTlsEnv(tls: TlsSettings | undefined, dir: string): Record<string, string> {
+  if (!tls?.ca) return {};
+  const file = join(dir, "ca-bundle.pem");
+  writeFileSync(file, `${[...rootCertificates, tls.ca].join("\n")}\n`);
+  return { SSL_CERT_FILE: file };
+}
+
 /** Forks a worker, hands it the job over IPC, and kills it after `deadlineMs` at the latest. */
 export function runPactWorker(
   job: PactJob,
   deadlineMs: number,
   proxy: ProxySettings = {},
+  tlsEnv: Record<string, string> = {},
 ): Promise<WorkerOutcome> {
   return new Promise((resolvePromise) => {
     const path = workerPath();
@@ -53,10 +69,13 @@ export function runPactWorker(
             ([k]) =>
               !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$|VERIFIER_)/.test(
                 k,
-              ) && !/^(https?|no|all)_proxy$/i.test(k),
+              ) &&
+              !/^(https?|no|all)_proxy$/i.test(k) &&
+              !/^SSL_CERT_(FILE|DIR)$/.test(k),
           ),
         ),
         ...pactProxyEnv(proxy),
+        ...tlsEnv,
         NODE_NO_WARNINGS: "1",
         PACT_DO_NOT_TRACK: "true",
       },

@@ -15,7 +15,7 @@ import { brokerRefusalHint } from "./broker.ts";
 import { type InteractionOutcome, pactVerdictProblem, parseFfiResults } from "./ffi-results.ts";
 import type { PactFile, PactInteraction } from "./files.ts";
 import { type GuardGroup, PactGuard } from "./guard.ts";
-import { runPactWorker } from "./host.ts";
+import { pactTlsEnv, runPactWorker } from "./host.ts";
 import { PACT_PREFIX, pactCheckId } from "./ids.ts";
 import { type PactOrigin, pactOrigins, severalOrigins } from "./origins.ts";
 import { instanceCount, partitionByStates } from "./partition.ts";
@@ -230,6 +230,8 @@ async function verifyInstance(
       providerStatesSetupTeardown: true,
       providerStatesSetupBody: true,
       followRedirects: false,
+      // --insecure reaches Pact's own requests (the broker, pact URLs); its CA goes by SSL_CERT_FILE.
+      ...(run.client.options.transport?.tls.insecure ? { disableSslVerification: true } : {}),
       ...(run.broker
         ? brokerOptions(run.broker)
         : { pactUrls, ...(run.pactUrlAuth ? brokerLogin(run.pactUrlAuth) : {}) }),
@@ -249,6 +251,7 @@ async function verifyInstance(
       { options },
       Math.max(1_000, budget),
       run.client.options.transport?.proxy,
+      pactTlsEnv(run.client.options.transport?.tls, dir),
     );
     const scrub = (s: string) => run.secrets.scrub(s);
     const parsed =
@@ -271,11 +274,12 @@ async function verifyInstance(
         ),
       };
     const verdict = pactVerdictProblem(parsed);
+    const suspect = await Promise.all(guard.groups.map((g) => g.suspect ?? false));
     return {
       wanted,
       outcomes: parsed.interactions,
       origins: pactOrigins(parsed.output, parsed.interactions.length),
-      groups: guard.groups,
+      groups: guard.groups.map((g, i) => (suspect[i] ? { ...g, suspected: true } : g)),
       ...(verdict ? { verdict } : {}),
       log: outcome.log,
     };
@@ -416,6 +420,13 @@ function toResults(
         runs: { done: 0, asked: 1 },
         status: "incomplete" as const,
         reason: group.throttled,
+      };
+    if (group?.suspected)
+      return {
+        ...base,
+        status: "error" as const,
+        reason:
+          "not judged: bytes nobody asked for followed its answer on a connection kept alive, so the answer may be another request's (conformance.md §9; R6 reports them)",
       };
     const stateFailure = group?.states.find((s) => s.failure !== undefined);
     if (stateFailure)

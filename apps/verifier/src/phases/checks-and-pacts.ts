@@ -14,7 +14,7 @@ import { verifyPacts } from "../pact/verify-pacts.ts";
 import type { Plan } from "../plan.ts";
 import { selects } from "../plan.ts";
 import type { CheckResult, Phase, StatesSchedule } from "../results.ts";
-import { OBSERVED_CHECKS, withObservations } from "../rules/index.ts";
+import { mergeObservations, OBSERVED_CHECKS, withObservations } from "../rules/index.ts";
 import type { CheckDef } from "../rules/types.ts";
 import type { VerifyIo } from "../verify.ts";
 import { epochOf, type RunContext } from "./context.ts";
@@ -197,6 +197,9 @@ export async function runChecksAndPacts(
         (config.checks.length === 0 || config.checks.some((s) => selects(s, id))),
     ),
   );
-  for (const r of held) emit(withObservations(r, conformance.observations, foreign));
+  // What §9 made of the answers to Pact's requests, the states' and the preflight's counts too.
+  await transport.wire.settled?.();
+  const observations = mergeObservations(conformance.observations, transport.wire);
+  for (const r of held) emit(withObservations(r, observations, foreign));
   return { results, conformance, phases, ...(schedule ? { states: schedule } : {}) };
 }

@@ -46,6 +46,18 @@ function registerSecrets(config: Config): Secrets {
   for (const [name, value] of config.transport.headers)
     secrets.add(value, `value of --header ${name}`);
   if (config.transport.tls.key) secrets.add(config.transport.tls.key, "--client-key");
+  // A proxy's credentials go out as Proxy-Authorization: a gateway behind it may echo them.
+  for (const proxy of [config.transport.proxy.httpProxy, config.transport.proxy.httpsProxy]) {
+    if (!proxy) continue;
+    const u = new URL(proxy);
+    if (u.username === "" && u.password === "") continue;
+    secrets.add(`${u.username}:${u.password}`, undefined);
+    secrets.addBasic(
+      decodeURIComponent(u.username),
+      decodeURIComponent(u.password),
+      "proxy password (HTTP_PROXY/HTTPS_PROXY)",
+    );
+  }
   return secrets;
 }
 

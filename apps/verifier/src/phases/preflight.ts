@@ -3,6 +3,7 @@ import { probeStates } from "../engine/state-schedule.ts";
 import { ProviderStates } from "../engine/states.ts";
 import { VerifyError } from "../errors.ts";
 import type { Client } from "../http/client.ts";
+import { E_CONTENT_CODING } from "../http/decode.ts";
 import type { Plan } from "../plan.ts";
 import { targetOf } from "../restore/probe.ts";
 import type { StatesSchedule } from "../results.ts";
@@ -75,7 +76,14 @@ async function preflight(client: Client, providerUrl: string): Promise<void> {
       ),
     ),
   );
-  const failures = answers.flatMap((a) => (a.raw.kind === "transport-error" ? [a.raw] : []));
+  // An answer that is HTTP but malformed is an answer (R6 judges it, conformance.md §9); bytes
+  // that are not HTTP at all, or none, are not.
+  const failures = answers.flatMap((a) =>
+    a.raw.kind === "transport-error" &&
+    (a.raw.code === "HPE_INVALID_CONSTANT" || !wireKindIsAnswer(a.raw.code))
+      ? [a.raw]
+      : [],
+  );
   if (failures.length === answers.length) {
     const f = failures[0] as (typeof failures)[number];
     if (f.code === "E_THROTTLED")
@@ -97,3 +105,7 @@ async function preflight(client: Client, providerUrl: string): Promise<void> {
       `the provider at ${providerUrl} answers 404 to all three operations: is /v1 the end of the base address? (e.g. --provider-url http://host:8080/v1)`,
     );
 }
+
+/** A transport failure that is an answer all the same: malformed, or not what its coding says. */
+const wireKindIsAnswer = (code: string): boolean =>
+  code.startsWith("HPE_") || code === E_CONTENT_CODING;

@@ -112,6 +112,10 @@ export function assembleReport(
       sent: client.sent + conformance.sent,
       answered: client.answered + conformance.answered,
       throttled: client.throttled + conformance.throttled,
+      resent: {
+        gateway: client.gateway + conformance.resent.gateway,
+        connection: client.resent + conformance.resent.connection,
+      },
     },
     deployment: {
       insecure: t.tls.insecure,

@@ -24,7 +24,13 @@ export async function readSources(config: Config, run: RunContext): Promise<Sour
     config.checks.length === 0 ||
     config.checks.some((s) => selects(s, PACT_PREFIX) || s.startsWith(`${PACT_PREFIX}.`));
   if (!pactWanted) return { files: [] };
-  const net = { timeoutMs: config.timeoutMs, secrets: run.secrets, proxy: config.transport.proxy };
+  refuseInsecureForPact(config);
+  const net = {
+    timeoutMs: config.timeoutMs,
+    secrets: run.secrets,
+    proxy: config.transport.proxy,
+    tls: config.transport.tls,
+  };
   if (config.broker) {
     await checkBrokerSelection(config.broker, net);
     return { files: [] };
@@ -46,4 +52,23 @@ export async function readSources(config: Config, run: RunContext): Promise<Sour
       `the pacts in ${config.pacts.map(sourceText).join(", ")} hold no interaction`,
     );
   return { files };
+}
+
+/**
+ * Pact's core fetches from the broker (and pact URLs) itself. It takes a private CA (by
+ * SSL_CERT_FILE) but does not switch certificate checks off for those requests, whatever
+ * `disableSslVerification` says (it covers only its requests to the provider, which go through
+ * idp-verify's guard here): `--insecure` would not reach it, so the combination is refused.
+ */
+function refuseInsecureForPact(config: Config): void {
+  if (!config.transport.tls.insecure) return;
+  const https = [
+    ...(config.broker ? [config.broker.url] : []),
+    ...config.pacts.flatMap((p) => (p.kind === "url" ? [p.url] : [])),
+  ].find((u) => u.startsWith("https:"));
+  if (https)
+    throw new VerifyError(
+      "E_CONFIG",
+      `--insecure cannot reach Pact's own requests to ${https}: Pact's core (pact_ffi) does not switch certificate checks off for a broker or a pact URL, only for the provider; give that server's CA with --ca-cert (or NODE_EXTRA_CA_CERTS) instead`,
+    );
 }

@@ -4,6 +4,7 @@ import { HarWriter } from "../http/har.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import type { WriteLedger } from "../restore/ledger.ts";
 import { ledgerFor, targetOf } from "../restore/probe.ts";
+import { type Observations, observeWire } from "../rules/index.ts";
 import { VERSION } from "../version.ts";
 import { epochOf, type RunContext } from "./context.ts";
 import type { ProviderUnderTest } from "./provider.ts";
@@ -15,6 +16,8 @@ export interface Transport {
   readonly ledger?: WriteLedger;
   readonly rateLimiter?: RateLimiter;
   readonly har?: HarWriter;
+  /** What conformance.md §9 made of this client's answers (Pact's, the states', preflight's). */
+  readonly wire: Observations;
   close(): Promise<void>;
 }
 
@@ -48,6 +51,7 @@ export function openTransport(
   });
   return {
     client,
+    wire: observeWire(client),
     ...(ledger ? { ledger } : {}),
     ...(rateLimiter ? { rateLimiter } : {}),
     ...(har ? { har } : {}),

@@ -37,8 +37,9 @@ export function replayFileName(checkId: string, taken: ReadonlySet<string>): str
 /** The provider-state setup of a failure, read back from its `setup` curl command. */
 export function stateOf(setup: string | undefined): ReplaySpec["state"] | undefined {
   if (!setup) return undefined;
-  const words = shellWords(setup);
-  // curl -sS -X POST URL -H 'content-type: application/json' --data-binary BODY (engine/states.ts)
+  const words = shellWords(setup, 9);
+  // curl -sS -X POST URL -H 'content-type: application/json' --data-binary BODY (engine/states.ts),
+  // then what every request carries (the `--header`s, TLS: the replay sends those itself).
   if (words?.length !== 9 || words[0] !== "curl" || words[7] !== "--data-binary") return undefined;
   return { url: words[4] as string, body: words[8] as string };
 }
@@ -66,8 +67,12 @@ export function planReplay(
   if (f.setup && !stateOf(f.setup)) return { none: "the provider-state setup cannot be read" };
   const base = report.providerUrl.replace(/\/+$/, "");
   const url = ex.request.url;
+  const via = ex.request.via;
+  // A `--header`'s value is read from its variable, never copied as the `<redacted>` recorded.
   const headers = Object.fromEntries(
-    Object.entries(ex.request.headers).filter(([name]) => !NOT_COPIED.has(name.toLowerCase())),
+    Object.entries(ex.request.headers).filter(
+      ([name]) => !NOT_COPIED.has(name.toLowerCase()) && via?.headers?.[name] === undefined,
+    ),
   );
   const state = stateOf(f.setup);
   return {
@@ -82,6 +87,7 @@ export function planReplay(
       ...(auth.kind === "header" ? { authorization: auth.value } : {}),
       ...(body !== undefined ? { body } : {}),
       ...(state ? { state } : {}),
+      ...(via ? { via } : {}),
       expected,
       tool: `${report.tool.name} ${report.tool.version}`,
     },

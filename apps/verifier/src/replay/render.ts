@@ -1,3 +1,4 @@
+import type { Via } from "../http/exchange.ts";
 import type { CheckResult, VerifyReport } from "../results.ts";
 import type { Expected } from "./expected.ts";
 import { type AuthExpr, readsEnv, toJs } from "./shell-auth.ts";
@@ -19,6 +20,8 @@ export interface ReplaySpec {
   readonly body?: string;
   /** The provider state to set up first (Pact's state-change protocol). */
   readonly state?: { readonly url: string; readonly body: string };
+  /** What the run sent with every request: `--header` values (by variable), TLS files, `--insecure`. */
+  readonly via?: Via;
   readonly expected: Expected;
   readonly tool: string;
   /** The file's own name, for its "how to run" line. */
@@ -71,7 +74,7 @@ function send(url: string, method: string, headers: Record<string, string>, body
   const all = bytes === undefined ? headers : { ...headers, "content-length": String(bytes.length) };
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const req = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, { method, headers: all }, (res) => {
+    const req = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, { method, headers: all, ...TLS }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (chunk: Buffer) => {
@@ -106,10 +109,10 @@ function json(a: Answer): any {
 }`;
 
 const ENV_HELPERS = `
-/** A credential from the environment (never written into this file). */
+/** A credential or a gateway header's value, from the environment (never written into this file). */
 function env(name: string): string {
   const value = process.env[name];
-  if (value === undefined || value === "") throw new Error(\`set \${name}: the replay sends the credentials of the run from IDP_USERNAME and IDP_PASSWORD\`);
+  if (value === undefined || value === "") throw new Error(\`set \${name}: the replay sends what the run sent from the environment (IDP_USERNAME, IDP_PASSWORD, IDP_HEADER_*)\`);
   return value;
 }
 
@@ -207,6 +210,22 @@ function assertions(e: Expected): string[] {
   return out;
 }
 
+/** The run's TLS for the replay's requests: its files (overridable by the environment), `--insecure`. */
+function tlsConst(via: Via | undefined): string {
+  const tls = via?.tls;
+  if (!tls) return "const TLS = {};";
+  const file = (variable: string, path: string) =>
+    `readFileSync(process.env.${variable} || ${js(path)}, "utf8")`;
+  const parts = [
+    ...(tls.ca ? [`ca: [...rootCertificates, ${file("IDP_CA_CERT", tls.ca)}]`] : []),
+    ...(tls.cert ? [`cert: ${file("IDP_CLIENT_CERT", tls.cert)}`] : []),
+    ...(tls.key ? [`key: ${file("IDP_CLIENT_KEY", tls.key)}`] : []),
+    ...(tls.insecure ? ["rejectUnauthorized: false"] : []),
+  ];
+  // NODE_EXTRA_CA_CERTS, when the run had it, Node reads by itself.
+  return `const TLS = { ${parts.join(", ")} };`;
+}
+
 /** The text of a self-contained vitest file that replays one failure. */
 export function renderReplay(
   spec: ReplaySpec,
@@ -219,7 +238,15 @@ export function renderReplay(
     f?.counterexamplePath ? `path ${f.counterexamplePath}` : undefined,
     f?.shrinks !== undefined ? `shrunk ${f.shrinks} times` : undefined,
   ].filter(Boolean);
-  const usesEnv = spec.authorization !== undefined && readsEnv(spec.authorization);
+  const viaHeaders = Object.entries(spec.via?.headers ?? {});
+  const usesEnv =
+    (spec.authorization !== undefined && readsEnv(spec.authorization)) || viaHeaders.length > 0;
+  const envNames = [
+    ...(spec.authorization !== undefined && readsEnv(spec.authorization)
+      ? ["IDP_USERNAME=...", "IDP_PASSWORD=..."]
+      : []),
+    ...viaHeaders.map(([, variable]) => `${variable}=...`),
+  ];
   const relative = !/^https?:\/\//.test(spec.path);
   const lines = [
     `// Replays the failure of idp-verify check ${comment(check.id)} (run of ${report.startedAt}${where.length ? `, ${where.join(", ")}` : ""}), written by ${spec.tool}.`,
@@ -232,12 +259,23 @@ export function renderReplay(
     "//",
     "// It sends the same request again (the same bytes) and fails while the provider answers as it did;",
     "// it passes once the provider is fixed. It needs only vitest, rooted at this file's folder:",
-    `//   IDP_PROVIDER_URL=${comment(spec.providerUrl)}${spec.state ? ` IDP_PROVIDER_STATES_URL=${comment(spec.state.url)}` : ""}${usesEnv ? " IDP_USERNAME=... IDP_PASSWORD=..." : ""} npx vitest run --root <this folder> ${comment(spec.fileName ?? "<this file>")}`,
+    `//   IDP_PROVIDER_URL=${comment(spec.providerUrl)}${spec.state ? ` IDP_PROVIDER_STATES_URL=${comment(spec.state.url)}` : ""}${envNames.length > 0 ? ` ${envNames.join(" ")}` : ""} npx vitest run --root <this folder> ${comment(spec.fileName ?? "<this file>")}`,
     "// (the URLs default to those of the run).",
+    ...(spec.via?.tls
+      ? [
+          "// TLS as the run had it: the files by IDP_CA_CERT, IDP_CLIENT_CERT, IDP_CLIENT_KEY (default: the run's).",
+        ]
+      : []),
+    spec.via?.tls ? 'import { readFileSync } from "node:fs";' : "",
     'import { request as httpRequest } from "node:http";',
     'import { request as httpsRequest } from "node:https";',
+    spec.via?.tls?.ca ? 'import { rootCertificates } from "node:tls";' : "",
     'import { expect, test } from "vitest";',
     "",
+    tlsConst(spec.via),
+    viaHeaders.length > 0
+      ? `/** The \`--header\`s of the run, each value from its environment variable. */\nconst VIA_HEADERS = (): Record<string, string> => ({ ${viaHeaders.map(([name, variable]) => `${js(name)}: env(${js(variable)})`).join(", ")} });`
+      : "const VIA_HEADERS = (): Record<string, string> => ({});",
     relative
       ? `const PROVIDER_URL = (process.env.IDP_PROVIDER_URL || ${js(spec.providerUrl)}).replace(/\\/+$/, "");`
       : "",
@@ -262,8 +300,8 @@ export function renderReplay(
     "",
     `test(${js(`${check.id}: ${spec.rule}`)}, async () => {`,
     spec.authorization
-      ? `  const headers = { ...REQUEST.headers, authorization: ${toJs(spec.authorization)} };`
-      : "  const headers = REQUEST.headers;",
+      ? `  const headers = { ...REQUEST.headers, ...VIA_HEADERS(), authorization: ${toJs(spec.authorization)} };`
+      : "  const headers = { ...REQUEST.headers, ...VIA_HEADERS() };",
   ];
   const body = [
     "  const answer = await send(URL_, REQUEST.method, headers, REQUEST.body);",
@@ -271,13 +309,13 @@ export function renderReplay(
   ];
   if (spec.state)
     lines.push(
-      `  const setup = await send(STATES_URL, "POST", { "content-type": "application/json" }, STATE);
+      `  const setup = await send(STATES_URL, "POST", { "content-type": "application/json", ...VIA_HEADERS() }, STATE);
   expect(setup.status, \`provider state setup: \${setup.body.toString("utf8").slice(0, 200)}\`).toBeLessThan(300);`,
       "  try {",
       ...body.map((l) => `  ${l}`),
       "  } finally {",
       '    const teardown = JSON.stringify({ ...JSON.parse(STATE), action: "teardown" });',
-      '    await send(STATES_URL, "POST", { "content-type": "application/json" }, teardown).catch(() => undefined);',
+      '    await send(STATES_URL, "POST", { "content-type": "application/json", ...VIA_HEADERS() }, teardown).catch(() => undefined);',
       "  }",
     );
   else lines.push(...body);

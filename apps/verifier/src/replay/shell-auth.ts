@@ -263,13 +263,16 @@ export function toJs(e: AuthExpr): string {
 export const readsEnv = (e: AuthExpr): boolean =>
   e.k === "env" || (e.k === "concat" ? e.parts.some(readsEnv) : e.k !== "lit" && readsEnv(e.of));
 
-/** The words of a shell command made of literal (quoted or plain) words only; undefined otherwise. */
-export function shellWords(command: string): string[] | undefined {
+/**
+ * The words of a shell command made of literal (quoted or plain) words only (the first `max` of
+ * them, whatever follows); undefined otherwise.
+ */
+export function shellWords(command: string, max = Number.POSITIVE_INFINITY): string[] | undefined {
   const r = new Reader(command);
   const words: string[] = [];
   try {
     r.skipSpace();
-    while (r.peek !== undefined) {
+    while (r.peek !== undefined && words.length < max) {
       const w = r.word();
       if (w.k !== "lit") return undefined;
       words.push(w.v);

@@ -13,6 +13,7 @@ import {
   statusGrid,
   verdictLine,
 } from "./format.ts";
+import { shown } from "./shown.ts";
 
 const ICON: Record<CheckStatus, string> = { passed: "✓", failed: "✗", incomplete: "…", error: "!" };
 const TONE = {
@@ -37,7 +38,7 @@ export function progressLine(r: CheckResult, paint: Paint = PLAIN): string {
         : r.warnings.length
           ? ` — ${r.warnings.length} warning${r.warnings.length > 1 ? "s" : ""}`
           : "";
-  return `${icon(r.status, paint)} ${r.id} (${runs ? `${runs}, ` : ""}${seconds(r.durationMs)})${detail}`;
+  return `${icon(r.status, paint)} ${shown(r.id)} (${runs ? `${runs}, ` : ""}${seconds(r.durationMs)})${shown(detail)}`;
 }
 
 /** `shard 2/3 (10 of 30 units) · `, or nothing for a whole run. */
@@ -60,11 +61,11 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
     `${shardText(report)}seed ${report.seed} · ${report.runs} runs per check · profile ${report.profile.name}${report.profile.file ? ` (${report.profile.file})` : ""} · ${report.checks.length} checks · ${report.requests.sent} requests, ${report.requests.answered} answered · ${seconds(report.durationMs)}`,
   );
   out.push(deploymentText(report));
-  out.push(`left as found: ${restoreLines(report).join("; ")}`);
+  out.push(shown(`left as found: ${restoreLines(report).join("; ")}`));
   const states = statesText(report);
-  if (states) out.push(states);
-  for (const line of pactOriginLines(report)) out.push(`pact of ${line}`);
-  for (const w of report.warnings) out.push(w);
+  if (states) out.push(shown(states));
+  for (const line of pactOriginLines(report)) out.push(shown(`pact of ${line}`));
+  for (const w of report.warnings) out.push(shown(w));
   const byId = new Map(report.checks.map((c) => [c.id, c]));
   const failed = report.checks.filter((c) => c.status === "failed");
   if (report.findings.length > 0) {
@@ -74,12 +75,14 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
     );
     report.findings.forEach((f, i) => {
       const example = byId.get(f.example);
-      out.push("", `${i + 1}. ${paint.red("✗")} ${f.summary}`);
+      out.push("", `${i + 1}. ${paint.red("✗")} ${shown(f.summary)}`);
       if (f.source) out.push(`      source:   ${sourceText(f)}`);
       out.push(
-        `      affects:  ${f.checks.length} check${f.checks.length > 1 ? "s" : ""}: ${f.checks.join(", ")}`,
+        shown(
+          `      affects:  ${f.checks.length} check${f.checks.length > 1 ? "s" : ""}: ${f.checks.join(", ")}`,
+        ),
       );
-      out.push(`      example:  ${f.example}`);
+      out.push(shown(`      example:  ${f.example}`));
       if (example?.failure)
         out.push(
           ...indent(
@@ -95,7 +98,7 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
     out.push("", paint.bold("Could not verify"));
     for (const r of broken)
       out.push(
-        `  ${icon(r.status, paint)} ${r.id}  ${r.status === "incomplete" ? "incomplete" : "could not run"}: ${r.reason}`,
+        `  ${icon(r.status, paint)} ${shown(r.id)}  ${r.status === "incomplete" ? "incomplete" : "could not run"}: ${shown(r.reason ?? "")}`,
       );
   }
   const warned = report.checks.filter((c) => c.warnings.length > 0);
@@ -104,7 +107,7 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
     for (const r of warned)
       for (const w of r.warnings)
         out.push(
-          `  ${paint.yellow("⚠")} ${r.id}: ${w.message}${w.count > 1 ? ` (${w.count} times)` : ""}`,
+          `  ${paint.yellow("⚠")} ${shown(r.id)}: ${shown(w.message)}${w.count > 1 ? ` (${w.count} times)` : ""}`,
         );
   }
   if (report.leftOut.length > 0) {
@@ -112,12 +115,12 @@ export function renderConsole(report: VerifyReport, paint: Paint = PLAIN): strin
       "",
       `${paint.bold("Not checked")} (the options do not allow it; never counted as passed)`,
     );
-    for (const l of report.leftOut) out.push(`  - ${l.id}: ${l.reason}`);
+    for (const l of report.leftOut) out.push(shown(`  - ${l.id}: ${l.reason}`));
   }
   if (report.providerStopped)
     out.push(
       "",
-      `${paint.yellow("!")} the provider stopped answering, run ended early: ${report.providerStopped}`,
+      `${paint.yellow("!")} the provider stopped answering, run ended early: ${shown(report.providerStopped)}`,
     );
   const grid = statusGrid(report);
   const width = Math.max(...grid.rows.map((r) => r.operation.length));

@@ -1,5 +1,6 @@
 import { DETAILED_OPERATION_IDS, detailedOperations } from "@idp/contracts";
 import { cutAtCodePoint, type Exchange } from "../http/exchange.ts";
+import { shown } from "./shown.ts";
 
 /** What a console line shows of a sent body, and the longest curl line printed whole. */
 const BODY_SHOWN = 400;
@@ -30,7 +31,7 @@ export function exchangeLines(exchange: Exchange): string[] {
         `          body: ${result.bodyPreview}${result.bodyBytes > Buffer.byteLength(result.bodyPreview) ? " ..." : ""}`,
       );
   } else lines.push(`response: none: ${result.code}: ${result.message} (${result.durationMs} ms)`);
-  return lines;
+  return lines.map(shown);
 }
 
 /** The R1 variants' requests, as the subject of a sentence. */
@@ -127,7 +128,7 @@ export function failureLines(f: Failure): string[] {
   if (f.note) lines.push(`note:     ${f.note}`);
   if (f.replay) lines.push(`replay:   ${f.replay}`);
   if (f.replayFile) lines.push(`test:     ${replayTestCommand(f.replayFile)}`);
-  return lines;
+  return lines.map(shown);
 }
 
 /**
@@ -212,9 +213,17 @@ export function verdictLine(report: VerifyReport): string {
 /** What the console, JUnit and HTML reports say of how the provider was reached (conformance.md §7). */
 export function deploymentText(report: VerifyReport): string {
   const d = report.deployment;
-  const parts = [
-    `${report.requests.throttled} throttled answer${report.requests.throttled === 1 ? "" : "s"} waited out`,
-  ];
+  const { throttled, resent } = report.requests;
+  const parts = [`${throttled} throttled answer${throttled === 1 ? "" : "s"} waited out`];
+  // Sent again, never judged: said wherever the run's facts are.
+  if (resent.gateway > 0)
+    parts.push(
+      `${resent.gateway} gateway error${resent.gateway === 1 ? "" : "s"} (502/504, not JSON) waited out and sent again`,
+    );
+  if (resent.connection > 0)
+    parts.push(
+      `${resent.connection} request${resent.connection === 1 ? "" : "s"} sent again on a new connection (a connection kept alive closed idle, or bytes nobody asked for)`,
+    );
   if (d.rateLimitPerSecond !== undefined)
     parts.push(`--rate-limit ${rateText(d.rateLimitPerSecond)}`);
   if (d.headers.length > 0) parts.push(`headers ${d.headers.join(", ")} (values redacted)`);

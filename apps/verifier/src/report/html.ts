@@ -15,6 +15,7 @@ import {
   statusGrid,
   verdictLine,
 } from "./format.ts";
+import { shownBlock } from "./shown.ts";
 
 /** How much of a body the page shows (the JSON report and the replay file hold all of it). */
 const BODY_SHOWN = 6000;
@@ -22,7 +23,7 @@ const BODY_SHOWN = 6000;
 const QUIET_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
 const esc = (s: string) =>
-  s
+  shownBlock(s)
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
     .replaceAll(">", "&gt;")

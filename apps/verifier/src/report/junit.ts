@@ -1,14 +1,15 @@
 import type { CheckResult, LeftOut, VerifyReport } from "../results.ts";
 import { CELLS_CHECK_ID } from "./cells.ts";
 import { deploymentText, failureLines, restoreLines, statesText, verdictLine } from "./format.ts";
+import { shownBlock } from "./shown.ts";
 
-// XML 1.0 forbids control characters and lone surrogates: each becomes U+FFFD.
+// XML 1.0 forbids lone surrogates and U+FFFE/U+FFFF: each becomes U+FFFD. Control characters the
+// provider wrote are escaped (`\u001b`, `\r`) before that: shown, never obeyed (conformance.md §9).
 const XML_FORBIDDEN =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to replace
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  /[\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const xml = (s: string) =>
-  s
+  shownBlock(s)
     .replace(XML_FORBIDDEN, "\ufffd")
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
@@ -102,7 +103,7 @@ export function renderJunit(report: VerifyReport): string {
     return [
       [
         `  <testsuite name="idp-verify ${kind}" tests="${cases.length + left.length}" failures="${count("failed")}" errors="${count("error", "incomplete")}" skipped="${left.length}" time="${secs(wall)}" timestamp="${at}">`,
-        `    <properties><property name="tool" value="idp-verify ${xml(report.tool.version)}"/><property name="provider" value="${xml(report.providerUrl)}"/><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/><property name="profile" value="${xml(report.profile.name)}"/><property name="requests.throttled" value="${report.requests.throttled}"/><property name="deployment" value="${xml(deploymentText(report))}"/><property name="restore" value="${xml(restoreLines(report).join("; "))}"/>${states ? `<property name="states" value="${xml(states)}"/>` : ""}${report.shard ? `<property name="shard" value="${report.shard.index}/${report.shard.total}"/>` : ""}</properties>`,
+        `    <properties><property name="tool" value="idp-verify ${xml(report.tool.version)}"/><property name="provider" value="${xml(report.providerUrl)}"/><property name="seed" value="${report.seed}"/><property name="runs" value="${report.runs}"/><property name="profile" value="${xml(report.profile.name)}"/><property name="requests.throttled" value="${report.requests.throttled}"/><property name="requests.resent.gateway" value="${report.requests.resent.gateway}"/><property name="requests.resent.connection" value="${report.requests.resent.connection}"/><property name="deployment" value="${xml(deploymentText(report))}"/><property name="restore" value="${xml(restoreLines(report).join("; "))}"/>${states ? `<property name="states" value="${xml(states)}"/>` : ""}${report.shard ? `<property name="shard" value="${report.shard.index}/${report.shard.total}"/>` : ""}</properties>`,
         ...cases.map((c) => testcase(c, consumers.size > 1)),
         ...left.map((l) => skipped(kind, l)),
         "  </testsuite>",

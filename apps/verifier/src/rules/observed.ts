@@ -1,8 +1,10 @@
-import type { ContractProfile, Problem } from "@idp/contracts";
-import type { Client } from "../http/client.ts";
+import type { ContractProfile } from "@idp/contracts";
+import type { Answer, Client } from "../http/client.ts";
 import { curlCommand, type Exchange } from "../http/exchange.ts";
 import type { CheckResult } from "../results.ts";
 import { CHECKS } from "./registry.ts";
+import type { Violation } from "./types.ts";
+import { codingProblem, wireProblem } from "./wire.ts";
 
 /**
  * The checks whose rule holds for every answer, whichever check sent the request (their
@@ -13,7 +15,7 @@ const OBSERVERS = CHECKS.filter((c) => c.observes !== undefined);
 
 export interface Observation {
   readonly exchange: Exchange;
-  readonly problem: Problem;
+  readonly problem: Violation;
   /** The check whose request showed it. */
   readonly source: string;
 }
@@ -21,20 +23,90 @@ export interface Observation {
 export interface Observations {
   /** check id -> the first violation of its rule seen on any answer. */
   readonly first: ReadonlyMap<string, Observation>;
+  /** Resolves once every violation waiting to be confirmed (not another request's answer) is. */
+  readonly settled?: () => Promise<void>;
+}
+
+/** The check that fails for an answer that is none on the wire (conformance.md §9). */
+const WIRE_CHECK = "R6.no-5xx";
+const CODING_CHECK = "R2.error-body";
+
+/** Records the first violation per check: never one cited from an answer that may be another request's. */
+function recorder() {
+  const first = new Map<string, Observation>();
+  const pending = new Set<Promise<boolean>>();
+  const record = (id: string, answer: Answer, problem: Violation) => {
+    if (first.has(id)) return;
+    const raw = answer.raw;
+    const suspect = raw.kind === "response" ? raw.suspect?.() : undefined;
+    const keep = () => {
+      if (!first.has(id))
+        first.set(id, { exchange: answer.exchange(), problem, source: answer.source });
+    };
+    if (!suspect) return keep();
+    pending.add(suspect);
+    void suspect.then((s) => {
+      pending.delete(suspect);
+      if (!s) keep();
+    });
+  };
+  const observations: Observations = {
+    first,
+    settled: async () => {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+  };
+  return { record, observations };
+}
+
+/** What §9 makes of an answer that is none on the wire, and of bytes nobody asked for. */
+function watchWire(client: Client, record: ReturnType<typeof recorder>["record"]): void {
+  client.observe((answer) => {
+    const raw = answer.raw;
+    if (raw.kind === "response") return;
+    // Whichever part sent it (checks, pacts, states, neighbours): §9 holds for every answer.
+    const wire = wireProblem(raw);
+    if (wire) record(WIRE_CHECK, answer, wire);
+    const coding = answer.request.operation ? codingProblem(raw) : undefined;
+    if (coding) record(CODING_CHECK, answer, coding);
+  });
+  client.observeStray((answer) => {
+    const wire = wireProblem(answer.raw);
+    if (wire) record(WIRE_CHECK, answer, wire);
+  });
 }
 
 export function observeRules(client: Client, profile: ContractProfile): Observations {
-  const first = new Map<string, Observation>();
-  client.observe((answer, source) => {
+  const { record, observations } = recorder();
+  watchWire(client, record);
+  client.observe((answer) => {
+    const raw = answer.raw;
     const op = answer.request.operation;
-    if (!op || answer.raw.kind !== "response") return;
+    if (!op || raw.kind !== "response") return;
     for (const check of OBSERVERS) {
       const id = check.info.id;
-      if (first.has(id)) continue;
-      const problem = check.observes?.(op, answer.raw, profile);
-      if (problem) first.set(id, { exchange: answer.exchange(), problem, source });
+      if (observations.first.has(id)) continue;
+      const problem = check.observes?.(op, raw, profile);
+      if (problem) record(id, answer, problem);
     }
   });
+  return observations;
+}
+
+/**
+ * §9 on a client that no check judges (Pact's requests, provider states, preflight, neighbours):
+ * what it sees fails R6 (and R2) as if a check had sent it.
+ */
+export function observeWire(client: Client): Observations {
+  const { record, observations } = recorder();
+  watchWire(client, record);
+  return observations;
+}
+
+/** Observations of several clients as one: the first violation each check got. */
+export function mergeObservations(...all: readonly Observations[]): Observations {
+  const first = new Map<string, Observation>();
+  for (const o of all) for (const [id, seen] of o.first) if (!first.has(id)) first.set(id, seen);
   return { first };
 }
 
@@ -78,8 +150,8 @@ function failedBy(
       rule: p.rule,
       kind: p.kind,
       source: p.source,
-      expected: p.expected,
-      received: p.received,
+      ...(p.expected !== undefined ? { expected: p.expected } : {}),
+      ...(p.received !== undefined ? { received: p.received } : {}),
       exchange: seen.exchange,
       curl: curlCommand(seen.exchange),
       ...(during ? { observedDuring: during } : {}),

@@ -2,6 +2,7 @@ import { type ObservedResponse, type Problem, RULES, type RuleId } from "@idp/co
 import type { Answer } from "../http/client.ts";
 import type { HttpResponse } from "../http/send.ts";
 import type { Verdict } from "./types.ts";
+import { codingProblem, wireProblem } from "./wire.ts";
 
 export const PASS: Verdict = { ok: true };
 
@@ -16,10 +17,16 @@ export const observed = (res: HttpResponse): ObservedResponse => ({
 export const fromProblem = (problem: Problem | undefined, answer?: Answer): Verdict =>
   problem === undefined ? PASS : { ok: false, violation: problem, ...(answer ? { answer } : {}) };
 
-/** The provider must answer: no answer at all breaks the rule the check asserts. */
+/**
+ * The provider must answer: no answer at all breaks the rule the check asserts; an answer that is
+ * none on the wire (malformed, cut short, ...) breaks R6 (conformance.md §9).
+ */
 export function noAnswer(rule: RuleId, answer: Answer): Verdict | undefined {
   const raw = answer.raw;
   if (raw.kind === "response") return undefined;
+  // R2 reads an error body whose bytes are not what its Content-Encoding says as its own failure.
+  const wire = (rule === "R2" ? codingProblem(raw) : undefined) ?? wireProblem(raw);
+  if (wire) return { ok: false, answer, violation: wire };
   return {
     ok: false,
     answer,
