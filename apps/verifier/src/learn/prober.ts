@@ -191,6 +191,7 @@ export class Prober {
       sent: this.client.sent,
       answered: this.client.answered,
       throttled: this.client.throttled,
+      resent: { gateway: this.client.gateway, connection: this.client.resent },
       created: this.#ledger?.created ?? NONE_CREATED,
     };
     await this.client.close();
