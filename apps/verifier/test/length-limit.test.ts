@@ -2,7 +2,7 @@
 // as properties: the exact limit and the unit of a string place (rules/length-limit.ts), and the
 // bisection of numbers in the order of doubles (learn/bounds.ts).
 import { fc, test } from "@fast-check/vitest";
-import { describe, expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Answer } from "../src/http/client.ts";
 import { between } from "../src/learn/bounds.ts";
 import { findLengthLimit, type Tried } from "../src/rules/length-limit.ts";
@@ -82,10 +82,11 @@ describe("between (numbers bisected in the order of doubles)", () => {
       if (m === undefined) {
         if (!integer)
           expect(lo === hi || (lo < hi && Number.isFinite(lo) && nextUp(lo) === hi)).toBe(true);
-        else
-          expect(Math.floor(hi) - Math.ceil(lo) <= 1 || Math.ceil(lo) === Math.floor(hi)).toBe(
-            true,
-          );
+        else {
+          // The first integer above lo (every double from 2^53 on is an integer).
+          const firstInteger = Math.abs(lo) < 2 ** 53 ? Math.floor(lo) + 1 : nextUp(lo);
+          expect(lo === hi || firstInteger >= hi).toBe(true);
+        }
         return;
       }
       expect(m).toBeGreaterThan(lo);
@@ -93,6 +94,13 @@ describe("between (numbers bisected in the order of doubles)", () => {
       if (integer) expect(Number.isInteger(m)).toBe(true);
     },
   );
+
+  it("gives an integer between bounds that are not integers themselves", () => {
+    // Found by the property above (seed 20261123): the midpoint of two non-integers is no integer.
+    expect([-2, -1]).toContain(between(-2.0000000000000004, 0, true));
+    expect(between(0.5, 1.5, true)).toBe(1);
+    expect(between(0.5, 0.9, true)).toBeUndefined();
+  });
 
   test.prop([fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.boolean()])(
     "finds an integer maximum from 1e308 in at most 70 steps",

@@ -57,7 +57,7 @@ describe("selection", () => {
   it("stops at --max-duration with the checks incomplete (exit 2), runs done of asked", async () => {
     provider = await startHandProvider({ credentials: CREDENTIALS });
     const run = await verifyReport(
-      against(provider, ["--checks", "R6", "--max-duration", "1", "--concurrency", "1"], {
+      against(provider, ["--checks", "R6", "--max-duration", "3", "--concurrency", "1"], {
         runs: 1_000_000,
       }),
     );
@@ -66,7 +66,7 @@ describe("selection", () => {
     expect(check?.runs.asked).toBe(1_000_000);
     expect(check?.runs.done).toBeGreaterThan(0);
     expect(check?.reason).toMatch(
-      /^stopped by the time limit \(--max-duration 1 s\) after \d+ of 1000000 runs$/,
+      /^stopped by the time limit \(--max-duration 3 s\) after \d+ of 1000000 runs$/,
     );
     expect(run.stdout).toMatch(/^COULD NOT VERIFY: 0 passed, 0 failed, 1 incomplete \(exit 2\)$/m);
     expect(run.code).toBe(2);

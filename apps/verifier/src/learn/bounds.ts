@@ -39,8 +39,14 @@ export function between(a: number, b: number, integer: boolean): number | undefi
   const lo = Math.min(a, b);
   const hi = Math.max(a, b);
   let m: number;
-  if (integer && hi - lo <= 2 ** 53) m = lo + Math.floor((hi - lo) / 2);
-  else {
+  if (integer && Math.abs(lo) < 2 ** 53 && Math.abs(hi) < 2 ** 53) {
+    // The integers strictly inside, from the first above lo to the last below hi (lo and hi need
+    // not be integers themselves: a bound may sit between two).
+    const first = Math.floor(lo) + 1;
+    const last = Math.ceil(hi) - 1;
+    if (first > last) return undefined;
+    m = first + Math.floor((last - first) / 2);
+  } else {
     const mid = (ordOf(lo) + ordOf(hi)) / 2n;
     m = doubleOf(mid);
     if (integer) {
