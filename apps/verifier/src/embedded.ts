@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart } from "./embedded-messages.ts";
+import { startWorker } from "./engine/worker-file.ts";
 import { firstLineOf, VerifyError } from "./errors.ts";
 import type { Credentials } from "./rules/types.ts";
 
@@ -22,25 +24,74 @@ const isProviderMissing = (e: unknown): boolean =>
   String((e as Error).message).includes("'@idp/provider'");
 
 /**
- * Starts apps/provider in-process: in-memory database, provider states on, fresh credentials, port 0.
- * @param load - how to load @idp/provider; tests replace it to simulate an install without it.
+ * Starts apps/provider in a thread of its own (embedded-worker.ts): in-memory database, provider
+ * states on, fresh credentials, port 0.
+ * @param load - tests only: start it in this thread from this loader (to simulate an install
+ *   without @idp/provider); the thread loads the installed package.
  * @throws VerifyError E_EMBEDDED_PROVIDER when @idp/provider is not installed or does not start.
  */
 export async function startEmbeddedProvider(
   warn: (line: string) => void,
-  load: () => Promise<ProviderModule> = () => import("@idp/provider"),
+  load?: () => Promise<ProviderModule>,
 ): Promise<EmbeddedProvider> {
   const credentials = {
     username: `idp-verify-${randomBytes(4).toString("hex")}`,
     password: randomBytes(24).toString("base64url"),
   };
+  return load ? startInThisThread(credentials, warn, load) : startInItsThread(credentials, warn);
+}
+
+async function startInItsThread(
+  credentials: Credentials,
+  warn: (line: string) => void,
+): Promise<EmbeddedProvider> {
+  const start: EmbeddedStart = { credentials };
+  const worker = startWorker("embedded-worker", "../embedded-worker", start);
+  let closed: (() => void) | undefined;
+  const listening = new Promise<EmbeddedReply & { type: "listening" }>((resolve, reject) => {
+    worker.on("message", (m: EmbeddedReply) => {
+      if (m.type === "listening") resolve(m);
+      else if (m.type === "failed")
+        reject(startFailure(Object.assign(new Error(m.message), m.code ? { code: m.code } : {})));
+      else if (m.type === "log") warn(`embedded provider: ${m.message}`);
+      else if (m.type === "closed") closed?.();
+    });
+    worker.on("error", (e) => reject(notStarted(e)));
+    worker.on("exit", (code) =>
+      reject(notStarted(new Error(`its thread ended (exit code ${code}) before it listened`))),
+    );
+  });
+  try {
+    const { baseUrl, providerStatesUrl } = await listening;
+    return {
+      baseUrl,
+      providerStatesUrl,
+      credentials,
+      close: async () => {
+        const done = new Promise<void>((resolve) => {
+          closed = resolve;
+        });
+        worker.postMessage({ type: "close" } satisfies EmbeddedRequest);
+        await done;
+        await worker.terminate();
+      },
+    };
+  } catch (e) {
+    await worker.terminate();
+    throw e;
+  }
+}
+
+async function startInThisThread(
+  credentials: Credentials,
+  warn: (line: string) => void,
+  load: () => Promise<ProviderModule>,
+): Promise<EmbeddedProvider> {
   let createProvider: ProviderModule["createProvider"];
   try {
     ({ createProvider } = await load());
   } catch (e) {
-    if (isProviderMissing(e))
-      throw new VerifyError("E_EMBEDDED_PROVIDER", NO_EMBEDDED_PROVIDER, { cause: e });
-    throw notStarted(e);
+    throw startFailure(e);
   }
   try {
     const provider = createProvider({
@@ -57,6 +108,12 @@ export async function startEmbeddedProvider(
     throw notStarted(e);
   }
 }
+
+/** Why loading or starting @idp/provider failed, in the run's words. */
+const startFailure = (e: unknown): VerifyError =>
+  isProviderMissing(e)
+    ? new VerifyError("E_EMBEDDED_PROVIDER", NO_EMBEDDED_PROVIDER, { cause: e })
+    : notStarted(e);
 
 const notStarted = (e: unknown): VerifyError =>
   new VerifyError(

@@ -1,0 +1,182 @@
+// `pnpm bench:embedded`: the README's first command, `pnpm verify` (idp-verify on the embedded
+// reference provider: every pact and every conformance check), timed as a newcomer runs it.
+//
+//   node bench/embedded.bench.ts [--rounds 7] [--seed 3]
+//
+// Each round times three commands, in an order that rotates from round to round:
+//   1. `pnpm verify --seed S`: what the README says to run (pnpm, scripts/run-bin.mjs, idp-verify,
+//      the provider started in its own thread, the run, the provider stopped);
+//   2. `idp-verify --seed S` alone (its bin run with node: no pnpm, no run-bin);
+//   3. the reference: the same idp-verify run against the same provider (apps/provider's
+//      `idp-provider --db :memory: --provider-states`) started beforehand in a process of its own
+//      and not timed: the same requests and checks, none of the embedded mode's own cost.
+// Printed per command: the median wall time with its range, idp-verify's own account of where the
+// time went (its report: before the first check, the checks and pacts, after them) and the CPU
+// it used (user + sys of the process tree). The ratio embedded / reference says what the embedded
+// mode costs beyond the run itself; this machine's speed moves between rounds, so the medians of
+// several rounds, and the ratio of each round's pair, are what to read. Build first (`pnpm build`).
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const cli = join(root, "apps", "verifier", "dist", "cli.mjs");
+const providerCli = join(root, "apps", "provider", "dist", "cli.mjs");
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "7" },
+    seed: { type: "string", default: "3" },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const SEED = String(values.seed);
+const CREDS = { IDP_USERNAME: "bench-user", IDP_PASSWORD: "bench-password-0" };
+const dir = mkdtempSync(join(tmpdir(), "idp-bench-embedded-"));
+
+interface Timed {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly code: number | null;
+  readonly report: {
+    readonly durationMs: number;
+    readonly verdict: string;
+    readonly phases: Record<string, { readonly startedMs: number; readonly durationMs: number }>;
+    readonly requests: { readonly sent: number };
+  };
+}
+
+/** Runs a command to its end: its wall time, the CPU of its process tree, and its JSON report. */
+function timed(cmd: string, args: readonly string[], env: Record<string, string> = {}) {
+  const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+  return new Promise<Timed>((resolve, reject) => {
+    const started = performance.now();
+    // `time` is bash's: user + sys of the command and every process it waited for.
+    const child = spawn(
+      "bash",
+      [
+        "-c",
+        'TIMEFORMAT="%U %S"; { time "$@" >/dev/null 2>/dev/null; } 2>&1',
+        "bash",
+        cmd,
+        ...args,
+        "--report",
+        `json=${report}`,
+      ],
+      { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const wallMs = performance.now() - started;
+      const [user = 0, sys = 0] = out.trim().split(/\s+/).map(Number);
+      try {
+        resolve({
+          wallMs,
+          cpuMs: (user + sys) * 1000,
+          code,
+          report: JSON.parse(readFileSync(report, "utf8")),
+        });
+      } catch (e) {
+        reject(new Error(`${cmd} ${args.join(" ")} wrote no report (exit ${code}): ${e}`));
+      }
+    });
+  });
+}
+
+/** The reference provider in its own process; its URL from its "listening" log line. */
+function startReference(): Promise<{ baseUrl: string; statesUrl: string; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [providerCli, "--port", "0", "--db", ":memory:", "--provider-states"],
+      { env: { ...process.env, ...CREDS }, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let err = "";
+    child.stderr.on("data", (c) => {
+      err += c;
+      const m = /"url":"([^"]+)"/.exec(err);
+      if (m?.[1]) {
+        const baseUrl = m[1];
+        resolve({
+          baseUrl,
+          statesUrl: baseUrl.replace(/\/v1$/, "/_pact/provider-states"),
+          stop: () => child.kill("SIGTERM"),
+        });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`idp-provider exited ${code}: ${err}`)));
+  });
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+};
+const range = (xs: readonly number[]) =>
+  `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`;
+
+const reference = await startReference();
+const kinds = {
+  "pnpm verify": () => timed("pnpm", ["verify", "--seed", SEED]),
+  "idp-verify (embedded)": () => timed(process.execPath, [cli, "--seed", SEED]),
+  "idp-verify --provider-url (reference)": () =>
+    timed(
+      process.execPath,
+      [
+        cli,
+        "--seed",
+        SEED,
+        "--provider-url",
+        reference.baseUrl,
+        "--provider-states-url",
+        reference.statesUrl,
+      ],
+      CREDS,
+    ),
+} as const;
+type Kind = keyof typeof kinds;
+const names = Object.keys(kinds) as Kind[];
+const results = new Map<Kind, Timed[]>(names.map((n) => [n, []]));
+try {
+  // One unrecorded run of each first: the disk cache and Node's compile cache warm, as on a
+  // newcomer's second run.
+  for (const n of names) await kinds[n]();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < names.length; i++) {
+      const n = names[(i + round) % names.length] as Kind;
+      const t = await kinds[n]();
+      if (t.code !== 0) throw new Error(`${n} exited ${t.code} (${t.report.verdict})`);
+      results.get(n)?.push(t);
+    }
+  }
+} finally {
+  reference.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`bench:embedded: ${ROUNDS} rounds, seed ${SEED}, the default checks and pacts`);
+for (const n of names) {
+  const ts = results.get(n) ?? [];
+  const walls = ts.map((t) => t.wallMs);
+  const before = ts.map((t) => Math.min(...Object.values(t.report.phases).map((p) => p.startedMs)));
+  const checks = ts.map(
+    (t) =>
+      Math.max(...Object.values(t.report.phases).map((p) => p.startedMs + p.durationMs)) -
+      Math.min(...Object.values(t.report.phases).map((p) => p.startedMs)),
+  );
+  console.log(
+    `${n.padEnd(38)} wall ${median(walls).toFixed(0)} ms (${range(walls)}); run ${median(ts.map((t) => t.report.durationMs)).toFixed(0)} ms: before the first check ${median(before).toFixed(0)}, checks and pacts ${median(checks).toFixed(0)}; CPU ${median(ts.map((t) => t.cpuMs)).toFixed(0)} ms; ${ts[0]?.report.requests.sent} requests`,
+  );
+}
+const pairs = (results.get("idp-verify (embedded)") ?? []).map(
+  (t, i) => t.wallMs / (results.get("idp-verify --provider-url (reference)")?.[i]?.wallMs ?? 1),
+);
+console.log(
+  `embedded / reference (wall, per round): median ${median(pairs).toFixed(2)} (${pairs.map((p) => p.toFixed(2)).join(" ")})`,
+);
