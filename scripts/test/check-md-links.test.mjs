@@ -1,25 +1,16 @@
 // The Markdown link check against planted files: each way a link can break is found, links that
 // resolve are not, and GitHub's anchors are computed as GitHub computes them.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { anchorsOf, findings, linksOf, markdownFiles, slug } from "../check-md-links.mjs";
+import { planter } from "./support/planted.mjs";
 
 let root;
-afterEach(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
 /** A folder of `files` (path to text). */
-function folder(files) {
-  root = mkdtempSync(join(tmpdir(), "check-md-links-"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+const plant = planter("check-md-links-");
+const folder = (files) => {
+  root = plant(files);
   return root;
-}
+};
 
 describe("check-md-links", () => {
   it("slugs headings as GitHub does", () => {
