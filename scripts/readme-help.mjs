@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The root README shows each command's --help as the built bins print it. `node
-// scripts/readme-help.mjs` exits 1 naming the blocks that differ; `--write` rewrites them.
-// (scripts/test/readme-help.test.mjs runs the same comparison in `pnpm test`.)
+// Each command's --help is shown in its package's README as the built bin prints it (the root README
+// links there). `node scripts/readme-help.mjs` exits 1 naming the blocks that differ; `--write`
+// rewrites them. (scripts/test/readme-help.test.mjs runs the same comparison in `pnpm test`.)
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -9,16 +9,20 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The commands whose help the README shows, and their built bins. */
+/** The commands whose help a README shows: the command, its built bin, the README. */
 export const COMMANDS = [
-  ["idp-verify", "apps/verifier/dist/cli.mjs"],
-  ["idp-gen", "packages/generators/dist/cli.mjs"],
-  ["idp-pacts", "packages/pact-consumer/dist/pacts-cli.mjs"],
+  ["idp-verify", "apps/verifier/dist/cli.mjs", "apps/verifier/README.md"],
+  ["idp-gen", "packages/generators/dist/cli.mjs", "packages/generators/README.md"],
+  ["idp-pacts", "packages/pact-consumer/dist/pacts-cli.mjs", "packages/pact-consumer/README.md"],
+  ["idp-provider", "apps/provider/dist/cli.mjs", "apps/provider/README.md"],
 ];
 
-/** A README block: "### `idp-gen --help`", a blank line, then a ```text fence. */
+/**
+ * A README block: a line naming "`command --help`" (a heading, or "`idp-gen --help` prints:"), a
+ * blank line, then a code fence (```text or ```) holding the help.
+ */
 const block = (command) =>
-  new RegExp(`(### \`${command} --help\`\\n\\n\`\`\`text\\n)([\\s\\S]*?)(\\n\`\`\`)`);
+  new RegExp(`(\`${command} --help\`[^\\n]*\\n\\n\`\`\`(?:text)?\\n)([\\s\\S]*?)(\\n\`\`\`)`);
 
 /** Version numbers change with every release; the help around them must not drift. */
 export const normalise = (text) => text.replace(/\b\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?\b/g, "X.Y.Z");
@@ -37,31 +41,31 @@ export function helpOf(bin, cwd = root) {
 /** The help block of `command` in `readme`, or undefined when there is none. */
 export const readmeHelp = (readme, command) => block(command).exec(readme)?.[2];
 
+/** `readme` with the help block of `command` replaced by `help`. */
+export const withHelp = (readme, command, help) =>
+  readme.replace(block(command), (_, open, _old, close) => `${open}${help}${close}`);
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = join(root, "README.md");
-  let readme = readFileSync(file, "utf8");
-  const stale = [];
-  for (const [command, bin] of COMMANDS) {
-    const help = helpOf(bin);
+  const write = process.argv.includes("--write");
+  let stale = 0;
+  for (const [command, bin, file] of COMMANDS) {
+    const readme = readFileSync(join(root, file), "utf8");
     const shown = readmeHelp(readme, command);
     if (shown === undefined) {
-      process.stderr.write(`README.md: no "### \`${command} --help\`" block with a text fence\n`);
+      process.stderr.write(`${file}: no "\`${command} --help\`" line followed by a code fence\n`);
       process.exit(2);
     }
-    if (normalise(shown) !== normalise(help)) {
-      stale.push(command);
-      readme = readme.replace(block(command), (_, open, _old, close) => `${open}${help}${close}`);
-    }
+    const help = helpOf(bin);
+    if (normalise(shown) === normalise(help)) continue;
+    stale += 1;
+    if (write) {
+      writeFileSync(join(root, file), withHelp(readme, command, help));
+      process.stdout.write(`${file}: rewrote the ${command} --help block\n`);
+    } else
+      process.stderr.write(
+        `${file}: the ${command} --help block differs from the bin's; run node scripts/readme-help.mjs --write\n`,
+      );
   }
-  if (process.argv.includes("--write")) {
-    writeFileSync(file, readme);
-    process.stdout.write(
-      stale.length ? `README.md: rewrote ${stale.join(", ")}\n` : "README.md: up to date\n",
-    );
-  } else if (stale.length) {
-    process.stderr.write(
-      `README.md: the --help of ${stale.join(", ")} differs from the bin's; run node scripts/readme-help.mjs --write\n`,
-    );
-    process.exit(1);
-  }
+  if (stale === 0) process.stdout.write("every --help block is up to date\n");
+  else if (!write) process.exit(1);
 }

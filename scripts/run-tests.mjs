@@ -103,8 +103,8 @@ for (const dir of packageDirs) {
   }
 }
 
-// The repository scripts' own tests (run-bin, this output filter, the README's --help blocks against
-// the bins just built), counted per test like a package's.
+// The repository scripts' own tests (run-bin, this output filter, the READMEs' --help blocks against
+// the bins just built, the Markdown link check), counted per test like a package's.
 const scriptsReport = join(root, "scripts", ".vitest-report.json");
 rmSync(scriptsReport, { force: true });
 process.stdout.write("\n> the repository scripts' tests (scripts/test)\n");
@@ -186,6 +186,11 @@ const repoChecks = [
     "GitHub workflows pass actionlint",
     process.execPath,
     [join(root, "scripts", "check-workflows.mjs")],
+  ],
+  [
+    "every relative link and anchor of the Markdown files resolves",
+    process.execPath,
+    [join(root, "scripts", "check-md-links.mjs")],
   ],
   // The toolkit's main job, end to end: idp-verify against the embedded reference provider
   // (pacts + every conformance check); any violation fails the run. Reports land in reports/.

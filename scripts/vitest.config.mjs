@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // The repository scripts' own tests (`pnpm test` runs them after the packages' builds, since one
-// compares the README with the built bins): `pnpm exec vitest run --config scripts/vitest.config.mjs`.
+// compares the READMEs with the built bins): `pnpm exec vitest run --config scripts/vitest.config.mjs`.
 export default defineConfig({
   test: {
     name: "scripts",

@@ -51,11 +51,14 @@ export function withDependencies(packages, name) {
   return [...seen];
 }
 
-// Not build inputs (turbo.json's build task leaves out tests, READMEs and benchmarks), or outputs
-// and caches.
+// Not build inputs (turbo.json's build task leaves out tests, READMEs, changelogs and benchmarks),
+// or outputs and caches.
 const SKIP_DIRS = new Set(["node_modules", "dist", "test", "bench", "coverage"]);
 const skipFile = (name) =>
-  name.endsWith(".test.ts") || name === "README.md" || name === ".vitest-report.json";
+  name.endsWith(".test.ts") ||
+  name === "README.md" ||
+  name === "CHANGELOG.md" ||
+  name === ".vitest-report.json";
 
 /**
  * The files under `dir` (with their modification times), sorted; `inputs` applies the rules above.

@@ -81,11 +81,12 @@ describe("buildReason", () => {
     expect(buildReason(root, "@f/b")).toBe("sources changed since the last build");
   });
 
-  it("ignores tests and READMEs (not build inputs)", () => {
+  it("ignores tests, READMEs and changelogs (not build inputs)", () => {
     buildAll();
     edit("packages/a/test/a.test.ts", "// another test\n");
     edit("packages/a/src/a.test.ts", "// a test next to the source\n");
     edit("packages/a/README.md", "# a, better\n");
+    edit("packages/a/CHANGELOG.md", "# a\n\n## Unreleased\n");
     expect(buildReason(root, "@f/b")).toBeUndefined();
   });
 

@@ -1,25 +1,18 @@
 // The dependency check against planted workspaces: each way a dist can break the rule is found,
 // and a dist that keeps it is not.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { findings, importsOf, packageOf } from "../check-dist-deps.mjs";
+import { planter } from "./support/planted.mjs";
 
 let root;
-afterEach(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
 /** A workspace of `files` (path to text) under a fresh folder. */
-function workspace(files) {
-  root = mkdtempSync(join(tmpdir(), "check-dist-deps-"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), typeof text === "string" ? text : JSON.stringify(text));
-  }
+const plant = planter("check-dist-deps-");
+const workspace = (files) => {
+  root = plant(files);
   return root;
-}
+};
 
 const lib = {
   "packages/lib/package.json": { name: "@x/lib" },

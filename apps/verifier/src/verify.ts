@@ -28,8 +28,9 @@ export interface VerifyIo {
 
 /**
  * Verifies one provider: its pacts with Pact's verifier and the property-based conformance checks
- * (R1-R8), concurrently. Never throws for a provider's misbehaviour (that is in the report); throws
- * VerifyError when the verification cannot be carried out, before the first request where it can.
+ * (R1-R8; R9 and R10 when `--checks` names them), concurrently. Never throws for a provider's
+ * misbehaviour (that is in the report); throws VerifyError when the verification cannot be carried
+ * out, before the first request where it can.
  *
  * The run, phase by phase (each its own module in phases/): read the pact sources; plan what runs
  * and what is left out; start (or reach) the provider; open the one transport to it; preflight it,

@@ -1,6 +1,6 @@
 // The OpenAPI export works with Prism: `prism mock` serves it, and idp-verify, pointed at the mock,
 // passes every check a mock can satisfy. The checks it cannot satisfy are run too and must fail for
-// the reason the README's "Prism" section gives, so that section stays true when Prism changes.
+// the reason docs/prism.md gives, so that page stays true when Prism changes.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
@@ -28,7 +28,7 @@ const SATISFIABLE = [
   "pact.update clustering rules: 422 for malformed rules",
 ] as const;
 
-/** Checks a mock cannot satisfy, each with the failure message that says why (README, "Prism"). */
+/** Checks a mock cannot satisfy, each with the failure message that says why (docs/prism.md). */
 const UNSATISFIABLE: Readonly<Record<string, RegExp>> = {
   // Prism checks that Basic credentials are present and well-formed, not who they belong to.
   "pact.create schema: 401 for wrong credentials": /status: expected 401, got 201/,
@@ -251,7 +251,7 @@ describe("idp-verify against `prism mock` of the OpenAPI export", () => {
       (response) => `answered ${response.status}`,
       (error: Error) => error.name,
     );
-    // Assert: if Prism ever answers here, R2/R3/R5/R6 may become satisfiable: update the README.
+    // Assert: if Prism ever answers here, R2/R3/R5/R6 may become satisfiable: update docs/prism.md.
     expect(outcome).toBe("TimeoutError");
   }, 10_000);
 });

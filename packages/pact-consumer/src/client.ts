@@ -11,7 +11,7 @@ import {
 } from "@idp/contracts";
 import { IdpApiError, IdpProtocolError } from "./errors.ts";
 
-/** Options of `IdpClient`: base URL (ending in /v1), Basic credentials, fetch and timeout. */
+/** Options of `IdpClient`: base URL (ending in /v1), Basic credentials, fetch, deprecation hook. */
 export interface IdpClientOptions {
   /**
    * The service's base address. The spec's base address ends in `/v1`; the operation paths
