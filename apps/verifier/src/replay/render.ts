@@ -257,7 +257,7 @@ export function renderReplay(
     "// The answer the rule expects:",
     ...expectedWords(expected).map((w) => `//   - ${comment(w)}`),
     "//",
-    "// It sends the same request again (the same bytes) and fails while the provider answers as it did;",
+    `// It sends the run's request again (${envNames.length > 0 ? `the same bytes while ${envNames.map((n) => n.replace("=...", "")).join(", ")} hold the run's values` : "the same bytes"}) and fails while the provider answers as it did;`,
     "// it passes once the provider is fixed. It needs only vitest, rooted at this file's folder:",
     `//   IDP_PROVIDER_URL=${comment(spec.providerUrl)}${spec.state ? ` IDP_PROVIDER_STATES_URL=${comment(spec.state.url)}` : ""}${envNames.length > 0 ? ` ${envNames.join(" ")}` : ""} npx vitest run --root <this folder> ${comment(spec.fileName ?? "<this file>")}`,
     "// (the URLs default to those of the run).",
