@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { firstLineOf, VerifyError } from "./errors.ts";
-import type { Credentials } from "./rules/types.ts";
+import type { Credentials } from "./rules/auth.ts";
 
 export interface EmbeddedProvider {
   readonly baseUrl: string;
