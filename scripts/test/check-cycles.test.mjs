@@ -1,29 +1,13 @@
 // The import-cycle check against planted workspaces: a cycle is found whether its imports are of
 // values or only of types, and named module by module; a workspace without one passes.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cycleLine, cyclesOf } from "../check-cycles.mjs";
+import { planter } from "./planted.mjs";
 
 const SCRIPT = fileURLToPath(new URL("../check-cycles.mjs", import.meta.url));
-
-let root;
-afterEach(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
-/** A workspace of `files` (path to text) under a fresh folder. */
-function workspace(files) {
-  root = mkdtempSync(join(tmpdir(), "check-cycles-"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const workspace = planter("check-cycles-");
 
 /** A package whose rule module and registry import each other, the registry only for a type. */
 const planted = {
@@ -40,7 +24,7 @@ const planted = {
 
 describe("check-cycles", () => {
   it("finds a cycle made of a type-only import, and names each module of it", async () => {
-    workspace(planted);
+    const root = workspace(planted);
     const cycles = await cyclesOf(root);
     expect(cycles.map(cycleLine)).toEqual([
       "packages/lib/src/registry.ts > packages/lib/src/r1.ts > packages/lib/src/registry.ts",
@@ -53,7 +37,7 @@ describe("check-cycles", () => {
   });
 
   it("finds a cycle through import() and across folders of one src/", async () => {
-    workspace({
+    const root = workspace({
       "apps/app/package.json": '{ "name": "@x/app" }',
       "apps/app/src/phases/run.ts":
         'export const run = async () => (await import("../verify.ts")).verify;\n',
@@ -66,7 +50,7 @@ describe("check-cycles", () => {
   });
 
   it("passes a workspace whose imports go one way", async () => {
-    workspace({
+    const root = workspace({
       ...planted,
       "packages/lib/src/r1.ts":
         'import type { Rule } from "./rule.ts";\nexport const r1: Rule = { id: "R1" };\n',
