@@ -157,6 +157,11 @@ const repoChecks = [
     [join(root, "scripts", "check-spec-copy.mjs")],
   ],
   [
+    "no import cycle in any package's src/, type-only imports included (madge)",
+    process.execPath,
+    [join(root, "scripts", "check-cycles.mjs")],
+  ],
+  [
     "triangulation: pacts, zod contracts and the OpenAPI export agree",
     process.execPath,
     [

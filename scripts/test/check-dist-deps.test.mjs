@@ -6,13 +6,7 @@ import { describe, expect, it } from "vitest";
 import { findings, importsOf, packageOf } from "../check-dist-deps.mjs";
 import { planter } from "./support/planted.mjs";
 
-let root;
-/** A workspace of `files` (path to text) under a fresh folder. */
-const plant = planter("check-dist-deps-");
-const workspace = (files) => {
-  root = plant(files);
-  return root;
-};
+const workspace = planter("check-dist-deps-");
 
 const lib = {
   "packages/lib/package.json": { name: "@x/lib" },
@@ -22,7 +16,7 @@ const lib = {
 
 describe("check-dist-deps", () => {
   it("passes a dist that imports what its package declares", () => {
-    workspace({
+    const root = workspace({
       ...lib,
       "apps/app/package.json": { name: "@x/app", dependencies: { "@x/lib": "*", zod: "*" } },
       "apps/app/src/index.ts": "export const own = 1;\n",
@@ -34,7 +28,7 @@ describe("check-dist-deps", () => {
   });
 
   it("finds an import of an undeclared package, in code and in types", () => {
-    workspace({
+    const root = workspace({
       ...lib,
       "apps/app/package.json": { name: "@x/app", devDependencies: { "@x/lib": "*" } },
       "apps/app/src/index.ts": "export const own = 1;\n",
@@ -48,7 +42,7 @@ describe("check-dist-deps", () => {
   });
 
   it("finds another workspace package's code copied into a dist, renamed or not", () => {
-    workspace({
+    const root = workspace({
       ...lib,
       "apps/app/package.json": { name: "@x/app", devDependencies: { "@x/lib": "*" } },
       "apps/app/src/index.ts": "export const own = 1;\nfunction libHelper() {}\n",
@@ -64,7 +58,7 @@ describe("check-dist-deps", () => {
   });
 
   it("allows a listed optional package only through import(), and nothing outside dist/", () => {
-    workspace({
+    const root = workspace({
       "apps/verifier/package.json": { name: "@idp/verifier" },
       "apps/verifier/dist/a.mjs": 'export const p = () => import("@idp/provider");\n',
       "apps/verifier/dist/b.mjs": 'import "@idp/provider";\nimport "../../x.mjs";\n',
@@ -83,7 +77,7 @@ describe("check-dist-deps", () => {
       undefined,
       undefined,
     ]);
-    workspace({
+    const root = workspace({
       "f.mjs":
         'export * from "a";\nexport { x } from "b";\nrequire("c");\nimport("d");\nimport(name);\n',
     });

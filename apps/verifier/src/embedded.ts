@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart } from "./embedded-messages.ts";
 import { startWorker } from "./engine/worker-file.ts";
 import { firstLineOf, VerifyError } from "./errors.ts";
-import type { Credentials } from "./rules/types.ts";
+import type { Credentials } from "./rules/auth.ts";
 
 export interface EmbeddedProvider {
   readonly baseUrl: string;

@@ -1,5 +1,6 @@
 export { FLAGS, type Flags, GROUP_TITLES } from "./config/flags.ts";
-export { type Config, parseConfig, type ReportFormat } from "./config/parse.ts";
+export type { ReportFormat } from "./config/output.ts";
+export { type Config, parseConfig } from "./config/parse.ts";
 export { EXIT, type ExitCode, VerifyError, type VerifyErrorCode } from "./errors.ts";
 export { helpText } from "./help.ts";
 export { MAX_BODY_BYTES } from "./http/send.ts";

@@ -1,7 +1,6 @@
 import type { RuleId, RuleSource } from "@idp/contracts";
 import type { Exchange } from "./http/exchange.ts";
 import type { LearnReport } from "./learn/types.ts";
-import type { Finding } from "./report/findings.ts";
 
 /**
  * passed: every run asked for ran and passed; failed: the provider broke the rule; incomplete: a time
@@ -51,6 +50,22 @@ export interface Failure {
   readonly sentBody?: string;
   /** With `--replay-dir`: the vitest file that replays this failure (absolute path). */
   readonly replayFile?: string;
+}
+
+/**
+ * One behaviour of the provider and every check it broke: an error body whose `errors` hold
+ * objects fails every R1 variant, R2 and a pact per error answer; a report leads with the one
+ * behaviour instead of a wall of equal failures. Grouping never changes a check's status.
+ */
+export interface Finding {
+  /** What the provider does, in one line (the first failure's message). */
+  readonly summary: string;
+  readonly rule?: string;
+  readonly source?: Failure["source"];
+  /** The failing checks it explains, in report order. */
+  readonly checks: readonly string[];
+  /** The check whose failure stands for all (its exchange, curl and replay). */
+  readonly example: string;
 }
 
 /** One mismatch Pact's verifier found in an answer: type, path, expected and actual. */

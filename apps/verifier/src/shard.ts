@@ -1,4 +1,4 @@
-import { VerifyError } from "./errors.ts";
+import { z } from "zod";
 
 /**
  * `--shard i/n`: this run executes the i-th of n disjoint parts of the selected units (1-based).
@@ -14,18 +14,26 @@ export interface Shard {
 /** The largest n of `--shard i/n`: more jobs than that is a typo, not a CI matrix. */
 export const MAX_SHARDS = 256;
 
-/** `"2/3"` -> `{ index: 2, total: 3 }`. @throws VerifyError E_CONFIG naming the flag and the form. */
-export function parseShard(text: string): Shard {
+/** `"2/3"` -> `{ index: 2, total: 3 }`; NaN where `text` is not of that form. */
+function shardOf(text: string): Shard {
   const m = /^([1-9]\d{0,3})\/([1-9]\d{0,3})$/.exec(text.trim());
-  const index = Number(m?.[1]);
-  const total = Number(m?.[2]);
-  if (!m || index > total || total > MAX_SHARDS)
-    throw new VerifyError(
-      "E_CONFIG",
-      `--shard must be i/n with 1 <= i <= n <= ${MAX_SHARDS}, e.g. --shard 2/3 (received "${text}")`,
-    );
-  return { index, total };
+  return { index: Number(m?.[1]), total: Number(m?.[2]) };
 }
+
+/** `--shard i/n` with 1 <= i <= n <= MAX_SHARDS: `"2/3"` -> `{ index: 2, total: 3 }`. */
+export const shardSchema = z
+  .string()
+  .refine(
+    (text) => {
+      const { index, total } = shardOf(text);
+      return index <= total && total <= MAX_SHARDS;
+    },
+    {
+      error: (issue) =>
+        `--shard must be i/n with 1 <= i <= n <= ${MAX_SHARDS}, e.g. --shard 2/3 (received "${String(issue.input)}")`,
+    },
+  )
+  .transform(shardOf);
 
 export const shardLabel = (s: Shard): string => `${s.index}/${s.total}`;
 

@@ -2,29 +2,18 @@ import type { Config } from "./config/parse.ts";
 import { caseFeedFor, mergeOutcomes } from "./engine/conformance.ts";
 import { assertLearnWritable, learnPhase } from "./learn/index.ts";
 import { conformanceSetup, regularChecks, runChecksAndPacts } from "./phases/checks-and-pacts.ts";
-import { startRun } from "./phases/context.ts";
+import { startRun, type VerifyIo } from "./phases/context.ts";
 import { preflightAndStates } from "./phases/preflight.ts";
 import { startProvider } from "./phases/provider.ts";
+import type { RunRecord } from "./phases/record.ts";
 import { leaveAsFound } from "./phases/restore.ts";
 import { assembleReport } from "./phases/results.ts";
 import { readSources } from "./phases/sources.ts";
 import { openTransport } from "./phases/transport.ts";
 import { makePlan } from "./plan.ts";
-import type { CheckResult, VerifyReport } from "./results.ts";
+import type { VerifyReport } from "./results.ts";
 
-/** Hooks of `verify`: progress lines, each result as it is final, plan and case counts. */
-export interface VerifyIo {
-  /** Progress and warnings, one line each (the CLI writes them to stderr). */
-  readonly progress?: (line: string) => void;
-  /** Each check's result as soon as it is final. */
-  readonly onResult?: (result: CheckResult) => void;
-  /**
-   * Once the checks start: how many conformance runs and pact interactions the run asks for; then
-   * after each case judged (a conformance run, or a pact interaction's result). For a progress bar.
-   */
-  readonly onPlan?: (total: { readonly runs: number; readonly pacts: number }) => void;
-  readonly onCaseDone?: (checkId: string) => void;
-}
+export type { VerifyIo } from "./phases/context.ts";
 
 /**
  * Verifies one provider: its pacts with Pact's verifier and the property-based conformance checks
@@ -39,73 +28,45 @@ export interface VerifyIo {
  */
 export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyReport> {
   if (config.learn) assertLearnWritable(config.learn.path);
-  const run = startRun(config, io.progress ?? (() => {}));
-  const sources = await readSources(config, run);
+  const run = startRun(config, io);
+  const sources = await readSources(run);
   const plan = makePlan(config, sources.files, {
     statesGiven: config.provider.kind === "embedded" || config.provider.states !== undefined,
     runId: run.runId,
     ...(sources.noPactsReason ? { noPactsReason: sources.noPactsReason } : {}),
   });
-  const provider = await startProvider(config, run);
+  const provider = await startProvider(run);
   for (const w of run.secrets.warnings()) run.progress(w);
-  const transport = openTransport(config, run, provider);
+  const transport = openTransport(run, provider);
+  const record: RunRecord = { ...run, sources, plan, provider, transport };
   // The case thread starts before the first request: its start and the arbitraries it builds are
   // the run's to pay, not something to put between the provider's requests.
-  const setup = conformanceSetup(config, run, provider, transport);
+  const setup = conformanceSetup(record);
   const feed = caseFeedFor(regularChecks(plan.checks), setup);
   try {
     await feed?.ready.catch(() => undefined);
-    const { states, schedule, savedRules } = await preflightAndStates(
-      transport.client,
-      provider,
-      plan,
-      run,
-      config.profile,
-    );
+    const { states, schedule, savedRules } = await preflightAndStates(record);
     run.progress(
       `verifying ${provider.url}${provider.embedded ? " (embedded reference provider)" : ""}: seed ${config.seed}, ${config.runs} runs per check, profile ${config.profile.name}`,
     );
-    const outcome = await runChecksAndPacts(
-      config,
-      run,
-      plan,
-      sources,
-      provider,
-      states,
-      transport,
-      io,
-      { setup, ...(feed ? { feed } : {}), ...(schedule ? { schedule } : {}) },
-    );
+    const outcome = await runChecksAndPacts(record, {
+      setup,
+      ...(feed ? { feed } : {}),
+      ...(states ? { states } : {}),
+      ...(schedule ? { schedule } : {}),
+    });
     // --learn asks after the checks, before the provider is left as found (its writes included);
     // its requests are never judged and not in the report's status grid.
     const learned = config.learn
-      ? await learnPhase({
-          config: { ...config, learn: config.learn },
-          run,
-          provider,
-          transport,
-          results: outcome.results,
-        })
+      ? await learnPhase(record, config.learn, outcome.results)
       : undefined;
     const restored = await leaveAsFound(
-      config,
-      provider,
-      transport,
+      record,
       learned ? mergeOutcomes([outcome.conformance, learned.outcome]) : outcome.conformance,
       savedRules,
     );
     for (const w of restored.warnings) run.progress(w);
-    const report = assembleReport(
-      config,
-      run,
-      sources,
-      plan,
-      provider,
-      transport,
-      outcome,
-      io,
-      restored,
-    );
+    const report = assembleReport(record, outcome, restored);
     return learned ? { ...report, learn: learned.report } : report;
   } finally {
     await feed?.close();

@@ -122,7 +122,7 @@ describe("parseConfig", () => {
     expect(run(["--seed", "-5"]).seed).toBe(-5);
   });
 
-  it.each<[string[], RegExp, string?]>([
+  it.each<[string[], RegExp, string?, Record<string, string>?]>([
     [["--nope"], /^unknown option --nope$/],
     [["--chekcs", "R1"], /^unknown option --chekcs \(did you mean --checks\?\)$/],
     [["--runs", "-1"], /^--runs must be a whole number from 1 to 1000000 \(received "-1"\)$/],
@@ -150,9 +150,28 @@ describe("parseConfig", () => {
       ],
       /^give either --broker-token \(PactFlow\) or --broker-username and --broker-password/,
     ],
+    [
+      ["--provider-url", "http://127.0.0.1:9/v1", "--password", "p"],
+      /^give both a username and a password .*: only the password is set$/,
+    ],
+    [
+      ["--provider-url", "http://127.0.0.1:9/v1"],
+      /^the username \(IDP_USERNAME\) must not contain ':'/,
+      "E_CONFIG",
+      { IDP_USERNAME: "a:b", IDP_PASSWORD: "p" },
+    ],
+    [
+      ["--client-cert", "c.pem"],
+      /^--client-key is missing: --client-cert and --client-key go together/,
+    ],
+    [["--replay-dir", ""], /^--replay-dir needs a directory \(DIR\); received an empty path$/],
+    [
+      ["--broker-url", "http://b", "--consumer-version-selectors", "[1]"],
+      /^--consumer-version-selectors must be a JSON object or array of objects, .*\(received \[1\]\)$/,
+    ],
     [["--profile", "./nope.json"], /^profile \.\/nope\.json: /, "E_PROFILE"],
-  ])("refuses %j with one line naming the option", (argv, message, code = "E_CONFIG") => {
-    const e = errorOf(argv);
+  ])("refuses %j with one line naming the option", (argv, message, code = "E_CONFIG", env = {}) => {
+    const e = errorOf(argv, env);
     expect(e.code).toBe(code);
     expect(e.message).toMatch(message);
     expect(e.message).not.toContain("\n");

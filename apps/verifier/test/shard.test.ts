@@ -6,7 +6,7 @@ import { fc, test } from "@fast-check/vitest";
 import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { VerifyReport } from "../src/index.ts";
-import { assignShards, parseShard, unitsOfShard } from "../src/shard.ts";
+import { assignShards, shardSchema, unitsOfShard } from "../src/shard.ts";
 import { against, CREDENTIALS, runVerify } from "./support/run.ts";
 
 const PACTS = fileURLToPath(new URL("./fixtures/pacts/", import.meta.url));
@@ -159,7 +159,7 @@ describe("assignShards", () => {
   );
 
   it("should parse i/n", () => {
-    expect(parseShard("2/3")).toEqual({ index: 2, total: 3 });
-    expect(parseShard("1/1")).toEqual({ index: 1, total: 1 });
+    expect(shardSchema.parse("2/3")).toEqual({ index: 2, total: 3 });
+    expect(shardSchema.parse("1/1")).toEqual({ index: 1, total: 1 });
   });
 });

@@ -4,10 +4,9 @@ import {
   type BodyViolation,
   type BodyViolationKind,
   classifyJsonBody,
-  formatPath,
-  type JsonPath,
 } from "./classify-body.ts";
 import { didYouMean } from "./did-you-mean.ts";
+import { formatPath, type JsonPath } from "./json-path.ts";
 import { type DetailedOperationId, detailedOperations } from "./operations.ts";
 import {
   type ContractProfile,

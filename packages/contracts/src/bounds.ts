@@ -1,4 +1,4 @@
-import type { JsonPath } from "./classify-body.ts";
+import type { JsonPath } from "./json-path.ts";
 import type { DetailedOperationId } from "./operations.ts";
 
 // Bounds a provider keeps that the spec does not state (conformance.md §6, key `bounds`): per

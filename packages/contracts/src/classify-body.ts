@@ -1,11 +1,9 @@
 import type { z } from "zod";
 import { type BoundPath, boundBreach } from "./bounds.ts";
+import { formatPath, type JsonPath } from "./json-path.ts";
 import { type DetailedOperationId, detailedOperations } from "./operations.ts";
 import { type ContractProfile, defaultProfile, requestShapeFor } from "./profiles.ts";
 import type { ClientErrorStatus, ViolationKind } from "./violations.ts";
-
-/** A path into a JSON body: keys and array indexes, e.g. `["schema", "fields", 0, "unique"]`. */
-export type JsonPath = readonly (string | number)[];
 
 /** How a body breaks a contract: a violation kind, or a profile's bound (conformance.md §6). */
 export type BodyViolationKind = ViolationKind | "out-of-bounds";
@@ -44,14 +42,6 @@ export type BodyClassification =
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Renders a path the way the spec's tables name fields: `schema.fields[0].unique`. */
-export function formatPath(path: JsonPath): string {
-  if (path.length === 0) return "(body)";
-  return path
-    .map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i === 0 ? seg : `.${seg}`))
-    .join("");
-}
 
 function hasKeyAt(root: unknown, path: JsonPath): boolean {
   let node: unknown = root;

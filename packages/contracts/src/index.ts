@@ -37,8 +37,6 @@ export {
   type BodyViolationKind,
   classifyJsonBody,
   classifyRequestBody,
-  formatPath,
-  type JsonPath,
 } from "./classify-body.ts";
 export { didYouMean, didYouMeanHint } from "./did-you-mean.ts";
 export {
@@ -51,6 +49,7 @@ export {
   SPEC_ERRORS_ITEMS,
 } from "./error-items.ts";
 export { AUTHENTICATION_FAILED } from "./errors.ts";
+export { formatPath, type JsonPath } from "./json-path.ts";
 export {
   authRejectionProblem,
   errorBodyProblem,

@@ -1,15 +1,14 @@
 export { FLAGS, type Flags, GROUP_TITLES } from "./flags.ts";
+export type { ReportFormat } from "./output.ts";
+export { defaultPactsDir } from "./pacts.ts";
 export {
   type BrokerAuth,
   type BrokerSource,
   type Config,
-  checkSelectorProblem,
-  defaultPactsDir,
   type PactSource,
-  type PactsPart,
   type ParseResult,
-  type ProviderTarget,
   type PublishOptions,
   parseConfig,
-  type ReportFormat,
 } from "./parse.ts";
+export type { ProviderTarget } from "./provider.ts";
+export { checkSelectorProblem } from "./run.ts";

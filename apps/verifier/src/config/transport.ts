@@ -1,131 +1,179 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CliError } from "@idp/contracts/cli";
 import { z } from "zod";
 import { ProxyVariableError, proxySettingsFrom } from "../http/proxy.ts";
 import { parseRate } from "../http/rate-limit.ts";
 import { refusedHeader, type TransportSettings } from "../http/settings.ts";
+import { rule, shared } from "./rule.ts";
 
-type Env = Readonly<Record<string, string | undefined>>;
+// How the provider is reached behind a deployment's gateway (conformance.md §7): a rate limit,
+// extra headers, TLS (a private CA, a client certificate) and the environment's proxies.
+
+/** `--rate-limit N/s|N/m`: requests per second. */
+const rateSchema = z
+  .string()
+  .refine((text) => parseRate(text) !== undefined, {
+    error: (issue) =>
+      `--rate-limit must be N/s or N/m with N > 0, e.g. --rate-limit 250/s (received ${JSON.stringify(issue.input)})`,
+  })
+  .transform(parseRate)
+  .pipe(z.number());
 
 /** An HTTP field name (RFC 9110 token). */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** `--header "Name: value"`: a name and a value; the verifier's own headers are refused. */
-export const headerSchema = z.string().transform((text, ctx) => {
+/** `Name: value` split at its first colon (none: no name). */
+function splitHeader(text: string) {
   const colon = text.indexOf(":");
-  const name = colon > 0 ? text.slice(0, colon).trim() : "";
-  const value = colon > 0 ? text.slice(colon + 1).trim() : "";
-  if (!TOKEN.test(name) || value === "") {
-    ctx.addIssue({
-      code: "custom",
-      message: `--header must be "Name: value", e.g. --header "X-Api-Key: $KEY" (received a value ${colon > 0 ? `for ${JSON.stringify(name)} that is empty or not a field name` : "without a colon"})`,
-    });
-    return z.NEVER;
-  }
-  const refused = refusedHeader(name);
-  if (refused === "owned") {
-    ctx.addIssue({
-      code: "custom",
-      message: `--header ${name}: the verifier sets ${name} itself (conformance.md §7)${name.toLowerCase() === "authorization" ? "; give the provider's credentials with IDP_USERNAME/IDP_PASSWORD" : ""}`,
-    });
-    return z.NEVER;
-  }
-  if (refused === "framing") {
-    ctx.addIssue({
-      code: "custom",
-      message: `--header ${name}: a header that frames or routes the message is not sent, on any path (conformance.md §7: Transfer-Encoding, TE, Trailer, Connection, Keep-Alive, Upgrade, Expect, Proxy-*); the verifier frames each request with Content-Length`,
-    });
-    return z.NEVER;
-  }
-  return [name, value] as const;
-});
-
-/** A PEM file's text, or a one-line error naming the flag, the file and what was expected. */
-function pem(flag: string, path: string, cwd: string, kind: "certificate" | "key"): string {
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, path), "utf8");
-  } catch (e) {
-    throw new CliError(
-      `${flag} ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    );
-  }
-  const marker =
-    kind === "certificate" ? /-----BEGIN CERTIFICATE-----/ : /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
-  if (!marker.test(text))
-    throw new CliError(
-      `${flag} ${path}: expected a PEM ${kind === "certificate" ? "certificate (-----BEGIN CERTIFICATE-----)" : "private key (-----BEGIN ... PRIVATE KEY-----)"}`,
-    );
-  return text;
+  return colon > 0
+    ? { colon: true, name: text.slice(0, colon).trim(), value: text.slice(colon + 1).trim() }
+    : { colon: false, name: "", value: "" };
 }
 
-/** The §7 options and the environment's proxies and CA, as the transport takes them. */
-export function transportSettings(
-  flags: {
-    readonly "rate-limit"?: string | undefined;
-    readonly header?: readonly string[] | undefined;
-    readonly "ca-cert"?: string | undefined;
-    readonly "client-cert"?: string | undefined;
-    readonly "client-key"?: string | undefined;
-    readonly insecure?: boolean | undefined;
-  },
-  env: Env,
-  cwd: string,
-): TransportSettings {
-  const rate = flags["rate-limit"];
-  const ratePerSecond = rate === undefined ? undefined : parseRate(rate);
-  if (rate !== undefined && ratePerSecond === undefined)
-    throw new CliError(
-      `--rate-limit must be N/s or N/m with N > 0, e.g. --rate-limit 250/s (received ${JSON.stringify(rate)})`,
-    );
-  const headers: (readonly [string, string])[] = [];
+/**
+ * `--header "Name: value"`: a name and a value; the verifier's own headers, and those that frame or
+ * route the message, are refused. The value is never shown (it is a credential).
+ */
+export const headerSchema = z
+  .string()
+  .transform(splitHeader)
+  .check(
+    rule(
+      (h) => TOKEN.test(h.name) && h.value !== "",
+      (h) =>
+        `--header must be "Name: value", e.g. --header "X-Api-Key: $KEY" (received a value ${h.colon ? `for ${JSON.stringify(h.name)} that is empty or not a field name` : "without a colon"})`,
+    ),
+    rule(
+      (h) => refusedHeader(h.name) !== "owned",
+      (h) =>
+        `--header ${h.name}: the verifier sets ${h.name} itself (conformance.md §7)${h.name.toLowerCase() === "authorization" ? "; give the provider's credentials with IDP_USERNAME/IDP_PASSWORD" : ""}`,
+    ),
+    rule(
+      (h) => refusedHeader(h.name) !== "framing",
+      (h) =>
+        `--header ${h.name}: a header that frames or routes the message is not sent, on any path (conformance.md §7: Transfer-Encoding, TE, Trailer, Connection, Keep-Alive, Upgrade, Expect, Proxy-*); the verifier frames each request with Content-Length`,
+    ),
+  )
+  .transform((h): readonly [name: string, value: string] => [h.name, h.value]);
+
+/** The first header name given twice (names are case-insensitive). */
+function repeated(headers: readonly (readonly [string, string])[]): string | undefined {
   const seen = new Set<string>();
-  for (const h of flags.header ?? []) {
-    const r = headerSchema.safeParse(h);
-    if (!r.success) throw new CliError(r.error.issues[0]?.message ?? "--header is not valid");
-    if (seen.has(r.data[0].toLowerCase()))
-      throw new CliError(`--header ${r.data[0]} is given twice`);
-    seen.add(r.data[0].toLowerCase());
-    headers.push(r.data);
+  for (const [name] of headers) {
+    if (seen.has(name.toLowerCase())) return name;
+    seen.add(name.toLowerCase());
   }
-  if ((flags["client-cert"] === undefined) !== (flags["client-key"] === undefined))
-    throw new CliError("--client-cert and --client-key go together (mutual TLS needs both)");
-  // NODE_EXTRA_CA_CERTS is read here too: a CA of our own replaces Node's defaults in a pool.
-  const extra = env.NODE_EXTRA_CA_CERTS;
-  const cas = [
-    ...(extra ? [pem("NODE_EXTRA_CA_CERTS", extra, cwd, "certificate")] : []),
-    ...(flags["ca-cert"] ? [pem("--ca-cert", flags["ca-cert"], cwd, "certificate")] : []),
-  ];
-  const cert = flags["client-cert"];
-  const key = flags["client-key"];
-  const ca = flags["ca-cert"];
-  const files = {
-    ...(ca ? { ca: resolve(cwd, ca) } : {}),
-    ...(cert ? { cert: resolve(cwd, cert) } : {}),
-    ...(key ? { key: resolve(cwd, key) } : {}),
-    ...(extra ? { extraCa: true as const } : {}),
-  };
-  return {
-    ...(ratePerSecond !== undefined ? { ratePerSecond } : {}),
-    headers,
-    tls: {
-      ...(cas.length > 0 ? { ca: cas.join("\n") } : {}),
-      ...(cert ? { cert: pem("--client-cert", cert, cwd, "certificate") } : {}),
-      ...(key ? { key: pem("--client-key", key, cwd, "key") } : {}),
-      insecure: flags.insecure === true,
-      ...(Object.keys(files).length > 0 ? { files } : {}),
-    },
-    proxy: proxySettings(env),
-  };
+  return undefined;
 }
 
-/** The environment's proxies; a variable that cannot be read is exit 2 naming it. */
-function proxySettings(env: Env) {
-  try {
-    return proxySettingsFrom(env);
-  } catch (e) {
-    if (e instanceof ProxyVariableError) throw new CliError(e.message);
-    throw e;
-  }
-}
+const PEM = {
+  certificate: {
+    marker: /-----BEGIN CERTIFICATE-----/,
+    expected: "a PEM certificate (-----BEGIN CERTIFICATE-----)",
+  },
+  key: {
+    marker: /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+    expected: "a PEM private key (-----BEGIN ... PRIVATE KEY-----)",
+  },
+} as const;
+
+/** A PEM file named by `flag` (a path from `cwd`): its absolute path and its text. */
+const pemFile = (flag: string, cwd: string, kind: keyof typeof PEM) =>
+  z
+    .string()
+    .transform((given, ctx) => {
+      const path = resolve(cwd, given);
+      try {
+        return { given, path, text: readFileSync(path, "utf8") };
+      } catch (e) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${flag} ${given}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        });
+        return z.NEVER;
+      }
+    })
+    .check(
+      rule(
+        (file) => PEM[kind].marker.test(file.text),
+        (file) => `${flag} ${file.given}: expected ${PEM[kind].expected}`,
+      ),
+    );
+
+/** What the transport reads from the environment: a CA (NODE_EXTRA_CA_CERTS) and the proxies. */
+const environmentSchema = (cwd: string) =>
+  z
+    .object({
+      // Read here too: a CA of our own replaces Node's defaults in a pool.
+      NODE_EXTRA_CA_CERTS: z
+        .string()
+        .optional()
+        .transform((path) => (path === "" ? undefined : path))
+        .pipe(pemFile("NODE_EXTRA_CA_CERTS", cwd, "certificate").optional()),
+    })
+    .and(
+      z.record(z.string(), z.string().optional()).transform((env, ctx) => ({
+        proxy: shared(ctx, () => proxySettingsFrom(env), ProxyVariableError),
+      })),
+    );
+
+/** Mutual TLS takes both files: checked before either is read. */
+const certificatePair = z
+  .object({ "client-cert": z.string().optional(), "client-key": z.string().optional() })
+  .check(
+    rule(
+      (v) => (v["client-cert"] === undefined) === (v["client-key"] === undefined),
+      (v) =>
+        `${v["client-cert"] === undefined ? "--client-cert" : "--client-key"} is missing: --client-cert and --client-key go together (mutual TLS needs both)`,
+    ),
+  )
+  .transform(() => ({}));
+
+/** The §7 options and the environment's proxies and CA: `{ transport }`. */
+export const transportSchema = (cwd: string) =>
+  z
+    .object({
+      "rate-limit": rateSchema.optional(),
+      header: z
+        .array(headerSchema)
+        .default([])
+        .check(
+          rule(
+            (headers) => repeated(headers) === undefined,
+            (headers) => `--header ${repeated(headers)} is given twice; give each header once`,
+          ),
+        ),
+      environment: environmentSchema(cwd),
+      "ca-cert": pemFile("--ca-cert", cwd, "certificate").optional(),
+      "client-cert": pemFile("--client-cert", cwd, "certificate").optional(),
+      "client-key": pemFile("--client-key", cwd, "key").optional(),
+      insecure: z.boolean().default(false),
+    })
+    .transform((v): { transport: TransportSettings } => {
+      const extra = v.environment.NODE_EXTRA_CA_CERTS;
+      const cas = [extra, v["ca-cert"]].flatMap((f) => (f ? [f.text] : []));
+      const { "client-cert": cert, "client-key": key, "ca-cert": ca } = v;
+      const files = {
+        ...(ca ? { ca: ca.path } : {}),
+        ...(cert ? { cert: cert.path } : {}),
+        ...(key ? { key: key.path } : {}),
+        ...(extra ? { extraCa: true as const } : {}),
+      };
+      return {
+        transport: {
+          ...(v["rate-limit"] !== undefined ? { ratePerSecond: v["rate-limit"] } : {}),
+          headers: v.header,
+          tls: {
+            ...(cas.length > 0 ? { ca: cas.join("\n") } : {}),
+            ...(cert ? { cert: cert.text } : {}),
+            ...(key ? { key: key.text } : {}),
+            insecure: v.insecure,
+            ...(Object.keys(files).length > 0 ? { files } : {}),
+          },
+          proxy: v.environment.proxy,
+        },
+      };
+    });
+
+/** How the provider is reached: the certificate pair is checked before any file is read. */
+export const deploymentSchema = (cwd: string) => certificatePair.and(transportSchema(cwd));

@@ -3,7 +3,7 @@ import type { Worker } from "node:worker_threads";
 import type { DetailedOperationId } from "@idp/contracts";
 import type { AuthSpec } from "../rules/auth.ts";
 import type { Case, SentBody } from "../rules/types.ts";
-import type { ConformanceSetup } from "./conformance.ts";
+import type { ConformanceSetup } from "./setup.ts";
 import { startWorker } from "./worker-file.ts";
 
 // Generating a case (a stressed body is up to 1 MiB of text) and encoding it cost idp-verify more

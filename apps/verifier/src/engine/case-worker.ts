@@ -5,11 +5,12 @@ import { Buffer } from "node:buffer";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadProfile } from "@idp/contracts";
 import { firstLineOf } from "../errors.ts";
+import { checkSeed } from "../rules/check-seed.ts";
 import { CHECKS } from "../rules/index.ts";
 import type { Case } from "../rules/types.ts";
 import { Secrets } from "../secrets.ts";
 import type { CaseFeedJob, FeedReply, FeedRequest, WireCase } from "./case-feed.ts";
-import { casesOf, checkSeed } from "./cases.ts";
+import { casesOf } from "./cases.ts";
 import { ruleContext } from "./rule-context.ts";
 
 const job = workerData as CaseFeedJob & { readonly first: number };

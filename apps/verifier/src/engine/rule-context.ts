@@ -1,7 +1,7 @@
 import type { ContractProfile } from "@idp/contracts";
 import type { RuleContext } from "../rules/types.ts";
 import type { Secrets } from "../secrets.ts";
-import type { ConformanceSetup } from "./conformance.ts";
+import type { ConformanceSetup } from "./setup.ts";
 
 /**
  * What the rules read about a run, from its setup. The thread that sends and the case thread build

@@ -8,8 +8,8 @@ import { validBodyArb } from "@idp/generators";
 import fc from "fast-check";
 import type { Client } from "../http/client.ts";
 import type { StatesSchedule } from "../results.ts";
+import type { Credentials } from "../rules/auth.ts";
 import { validAuth } from "../rules/auth.ts";
-import type { Credentials } from "../rules/types.ts";
 import { type ProviderStates, type StateUse, stateParams } from "./states.ts";
 
 /** Where the provider is, how to log in, and how bodies are read: what a probe's push needs. */

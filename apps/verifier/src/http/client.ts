@@ -11,10 +11,10 @@ import {
 import type { StrayBytes } from "./h1-pool.ts";
 import { harEntry } from "./har.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { type HttpRequest, type HttpResult, MAX_BODY_BYTES } from "./send.ts";
+import { type HttpRequest, type HttpResult, MAX_BODY_BYTES, type Transport } from "./send.ts";
 import { DIRECT, type TransportSettings } from "./settings.ts";
 import { isThrottled, retryDelayMs } from "./throttle.ts";
-import { type Transport, transportFor } from "./transport.ts";
+import { transportFor } from "./transport.ts";
 import { E_GATEWAY, E_STRAY } from "./wire.ts";
 
 /** What came back for one request: the full answer for judging, and its safe record on demand. */

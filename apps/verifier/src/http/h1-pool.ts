@@ -8,9 +8,9 @@ import {
   MAX_BODY_BYTES,
   responseOf,
   type SendOptions,
+  type Transport,
 } from "./send.ts";
 import { type TlsContext, type TlsSettings, tlsContextOf } from "./settings.ts";
-import type { Transport } from "./transport.ts";
 import { E_CLOSED, E_CUT_SHORT, E_IDLE_CLOSED, E_PROXY, E_STRAY } from "./wire.ts";
 
 // HTTP/1.1 keep-alive connections, direct or through a proxy, written for the verifier's one job:

@@ -82,3 +82,10 @@ export function responseOf(
     durationMs: Math.round(performance.now() - started),
   };
 }
+
+/** Kept-alive connections to one origin that send requests and read their answers. */
+export interface Transport {
+  send(req: HttpRequest, options: SendOptions): Promise<HttpResult>;
+  /** Closes every connection; requests still waiting fail. */
+  destroy(): Promise<void>;
+}

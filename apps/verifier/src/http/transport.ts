@@ -1,14 +1,7 @@
 import { H1Pool, type StrayBytes } from "./h1-pool.ts";
 import { proxyFor } from "./proxy.ts";
-import type { HttpRequest, HttpResult, SendOptions } from "./send.ts";
+import type { Transport } from "./send.ts";
 import type { ProxySettings, TlsSettings } from "./settings.ts";
-
-/** Kept-alive connections to one origin that send requests and read their answers. */
-export interface Transport {
-  send(req: HttpRequest, options: SendOptions): Promise<HttpResult>;
-  /** Closes every connection; requests still waiting fail. */
-  destroy(): Promise<void>;
-}
 
 /**
  * Keep-alive connections to one origin, direct or through the proxy the environment names for it

@@ -1,11 +1,9 @@
 import { resolve } from "node:path";
 import { DETAILED_OPERATION_IDS } from "@idp/contracts";
-import type { Config } from "../config/parse.ts";
 import type { ConformanceOutcome } from "../engine/conformance.ts";
 import { VerifyError } from "../errors.ts";
-import { epochOf, type RunContext } from "../phases/context.ts";
-import type { ProviderUnderTest } from "../phases/provider.ts";
-import type { Transport } from "../phases/transport.ts";
+import { epochOf } from "../phases/context.ts";
+import type { RunRecord } from "../phases/record.ts";
 import type { CheckResult } from "../results.ts";
 import { assertWritableFile } from "../writable.ts";
 import { learnBounds } from "./bounds.ts";
@@ -38,15 +36,16 @@ export function assertLearnWritable(path: string): void {
   }
 }
 
-export async function learnPhase(input: {
-  readonly config: Config & { readonly learn: NonNullable<Config["learn"]> };
-  readonly run: RunContext;
-  readonly provider: ProviderUnderTest;
-  readonly transport: Transport;
-  /** The run's results: each failure is named with whether a learned key explains it. */
-  readonly results: readonly CheckResult[];
-}): Promise<{ readonly report: LearnReport; readonly outcome: ConformanceOutcome }> {
-  const { config, run, provider, transport } = input;
+/**
+ * The learning phase: `learn` is `--learn` (where the profile goes), `results` the run's results
+ * (each failure is named with whether a learned key explains it).
+ */
+export async function learnPhase(
+  run: RunRecord,
+  learn: NonNullable<RunRecord["config"]["learn"]>,
+  results: readonly CheckResult[],
+): Promise<{ readonly report: LearnReport; readonly outcome: ConformanceOutcome }> {
+  const { config, provider, transport } = run;
   const profile = config.profile;
   const prober = new Prober({
     providerUrl: provider.url,
@@ -65,7 +64,7 @@ export async function learnPhase(input: {
   });
   const l = new Learning(profile, prober);
   let outcome: ConformanceOutcome;
-  run.progress(`learning how the provider reads the spec's gaps (--learn ${config.learn.given})`);
+  run.progress(`learning how the provider reads the spec's gaps (--learn ${learn.given})`);
   try {
     const n = config.concurrency;
     await learnStatusMapping(l, config.seed, config.runs, n);
@@ -96,9 +95,9 @@ export async function learnPhase(input: {
     outcome = await prober.close();
   }
   const learned = l.learned;
-  const notLearned = [...l.notLearned, ...unexplainedFailures(input.results, learned)];
+  const notLearned = [...l.notLearned, ...unexplainedFailures(results, learned)];
   writeLearned(
-    config.learn.path,
+    learn.path,
     learnedFileText({
       profileArg: config.profileArg,
       builtIn: profile.builtIn,
@@ -107,12 +106,12 @@ export async function learnPhase(input: {
       runs: config.runs,
       learned,
       notLearned,
-      path: config.learn.given,
+      path: learn.given,
     }),
   );
   return {
     report: {
-      path: config.learn.given,
+      path: learn.given,
       extends: config.profileArg,
       learned,
       notLearned,

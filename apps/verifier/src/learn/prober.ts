@@ -14,8 +14,8 @@ import type { RateLimiter } from "../http/rate-limit.ts";
 import type { TransportSettings } from "../http/settings.ts";
 import { NONE_CREATED, type WriteLedger } from "../restore/ledger.ts";
 import { ledgerFor, targetOf } from "../restore/probe.ts";
+import type { Credentials } from "../rules/auth.ts";
 import { type AuthSpec, validAuth } from "../rules/auth.ts";
-import type { Credentials } from "../rules/types.ts";
 import type { Secrets } from "../secrets.ts";
 import type { Evidence } from "./types.ts";
 

@@ -7,7 +7,7 @@ import {
 } from "@idp/contracts";
 import { invalidBodyArb, invalidBodyExamples, requestBodyText } from "@idp/generators";
 import fc from "fast-check";
-import { checkSeed } from "../engine/cases.ts";
+import { checkSeed } from "../rules/check-seed.ts";
 import { baseBody } from "./bodies.ts";
 import { inPool, type Learning, neverLearned, type Seen, statusOf } from "./learning.ts";
 import type { PushState } from "./prober.ts";

@@ -9,7 +9,7 @@ import type { ProviderStates } from "../engine/states.ts";
 import type { Client } from "../http/client.ts";
 import { curlCommand } from "../http/exchange.ts";
 import type { CheckResult, PactMismatch } from "../results.ts";
-import type { Credentials } from "../rules/types.ts";
+import type { Credentials } from "../rules/auth.ts";
 import { base64, type Secrets } from "../secrets.ts";
 import { brokerRefusalHint } from "./broker.ts";
 import { type InteractionOutcome, pactVerdictProblem, parseFfiResults } from "./ffi-results.ts";

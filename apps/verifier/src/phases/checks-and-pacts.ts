@@ -1,34 +1,25 @@
-import type { Config } from "../config/parse.ts";
 import type { CaseFeed } from "../engine/case-feed.ts";
 import {
   type ConformanceOutcome,
-  type ConformanceSetup,
   DEFAULT_THREADS,
   defaultPactInstances,
   mergeOutcomes,
   runConformance,
 } from "../engine/conformance.ts";
+import type { ConformanceSetup } from "../engine/setup.ts";
 import { stateLockOf } from "../engine/state-lock.ts";
 import type { ProviderStates } from "../engine/states.ts";
 import { verifyPacts } from "../pact/verify-pacts.ts";
-import type { Plan } from "../plan.ts";
 import { selects } from "../plan.ts";
 import type { CheckResult, Phase, StatesSchedule } from "../results.ts";
 import { mergeObservations, OBSERVED_CHECKS, withObservations } from "../rules/index.ts";
 import type { CheckDef } from "../rules/types.ts";
-import type { VerifyIo } from "../verify.ts";
-import { epochOf, type RunContext } from "./context.ts";
-import type { ProviderUnderTest } from "./provider.ts";
-import type { Sources } from "./sources.ts";
-import type { Transport } from "./transport.ts";
+import { epochOf } from "./context.ts";
+import type { RunRecord } from "./record.ts";
 
 /** What the conformance checks need of the run, as plain data (a worker thread gets a copy). */
-export function conformanceSetup(
-  config: Config,
-  run: RunContext,
-  provider: ProviderUnderTest,
-  transport: Transport,
-): ConformanceSetup {
+export function conformanceSetup(run: RunRecord): ConformanceSetup {
+  const { config, provider, transport } = run;
   return {
     providerUrl: provider.url,
     credentials: provider.credentials,
@@ -89,23 +80,19 @@ export interface ChecksOutcome {
  * run, since any later answer may break them (in a sharded run, everything waits).
  */
 export async function runChecksAndPacts(
-  config: Config,
-  run: RunContext,
-  plan: Plan,
-  sources: Sources,
-  provider: ProviderUnderTest,
-  states: ProviderStates | undefined,
-  transport: Transport,
-  io: VerifyIo,
+  run: RunRecord,
   prepared: {
     /** Built once, before the first request (the case thread is started from it). */
     readonly setup: ConformanceSetup;
     readonly feed?: CaseFeed;
+    /** The provider states client (preflight), when the run has a state URL. */
+    readonly states?: ProviderStates;
     /** What the states probe found (preflight): one state at a time unless setups are additive. */
     readonly schedule?: StatesSchedule;
   },
 ): Promise<ChecksOutcome> {
-  const { feed, schedule } = prepared;
+  const { config, io, plan, sources, provider, transport } = run;
+  const { feed, states, schedule } = prepared;
   // Not additive, or not known to be: one lock for every thread's batches and Pact's interactions.
   const stateLock =
     schedule?.scheduling === "one-at-a-time" ? stateLockOf(new SharedArrayBuffer(4)) : undefined;

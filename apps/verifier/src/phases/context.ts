@@ -1,9 +1,29 @@
 import { randomBytes } from "node:crypto";
 import type { Config } from "../config/parse.ts";
+import type { CheckResult } from "../results.ts";
 import { Secrets } from "../secrets.ts";
 
-/** What every phase of one run shares: its clock, its id, its secrets and where progress goes. */
+/** Hooks of `verify`: progress lines, each result as it is final, plan and case counts. */
+export interface VerifyIo {
+  /** Progress and warnings, one line each (the CLI writes them to stderr). */
+  readonly progress?: (line: string) => void;
+  /** Each check's result as soon as it is final. */
+  readonly onResult?: (result: CheckResult) => void;
+  /**
+   * Once the checks start: how many conformance runs and pact interactions the run asks for; then
+   * after each case judged (a conformance run, or a pact interaction's result). For a progress bar.
+   */
+  readonly onPlan?: (total: { readonly runs: number; readonly pacts: number }) => void;
+  readonly onCaseDone?: (checkId: string) => void;
+}
+
+/**
+ * What every phase of one run shares: its options and hooks, its clock, its id, its secrets and
+ * where progress goes.
+ */
 export interface RunContext {
+  readonly config: Config;
+  readonly io: VerifyIo;
   readonly startedAt: Date;
   /** performance.now() at the start. */
   readonly started: number;
@@ -15,15 +35,17 @@ export interface RunContext {
   readonly progress: (line: string) => void;
 }
 
-export function startRun(config: Config, progress: (line: string) => void): RunContext {
+export function startRun(config: Config, io: VerifyIo): RunContext {
   const started = performance.now();
   return {
+    config,
+    io,
     startedAt: new Date(),
     started,
     deadline: started + config.maxDurationMs,
     runId: randomBytes(4).toString("hex"),
     secrets: registerSecrets(config),
-    progress,
+    progress: io.progress ?? (() => {}),
   };
 }
 

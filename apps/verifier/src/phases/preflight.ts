@@ -1,14 +1,12 @@
-import { type ContractProfile, detailedOperations, operationPath } from "@idp/contracts";
+import { detailedOperations, operationPath } from "@idp/contracts";
 import { probeStates } from "../engine/state-schedule.ts";
 import { ProviderStates } from "../engine/states.ts";
 import { VerifyError } from "../errors.ts";
 import type { Client } from "../http/client.ts";
 import { E_CONTENT_CODING } from "../http/decode.ts";
-import type { Plan } from "../plan.ts";
 import { targetOf } from "../restore/probe.ts";
 import type { StatesSchedule } from "../results.ts";
-import type { RunContext } from "./context.ts";
-import type { ProviderUnderTest } from "./provider.ts";
+import type { RunRecord } from "./record.ts";
 import { type SavedRules, saveRules } from "./restore.ts";
 
 /**
@@ -18,17 +16,14 @@ import { type SavedRules, saveRules } from "./restore.ts";
  * handler is one setup problem (exit 2), never a broken rule; and the run learns whether setups are
  * additive (engine/state-schedule.ts). Returns the states client and how states are scheduled.
  */
-export async function preflightAndStates(
-  client: Client,
-  provider: ProviderUnderTest,
-  plan: Plan,
-  run: RunContext,
-  profile: ContractProfile,
-): Promise<{
+export async function preflightAndStates(run: RunRecord): Promise<{
   readonly states?: ProviderStates;
   readonly schedule?: StatesSchedule;
   readonly savedRules: SavedRules;
 }> {
+  const { provider, plan } = run;
+  const client = run.transport.client;
+  const profile = run.config.profile;
   await preflight(client, provider.url);
   // Before the first update of the clustering rules: what to put back after the last request (§8).
   const savedRules = await saveRules(client, targetOf(provider.url, provider.credentials, profile));

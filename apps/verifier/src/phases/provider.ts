@@ -1,6 +1,5 @@
-import type { Config } from "../config/parse.ts";
 import { startEmbeddedProvider } from "../embedded.ts";
-import type { Credentials } from "../rules/types.ts";
+import type { Credentials } from "../rules/auth.ts";
 import type { RunContext } from "./context.ts";
 
 /** The provider under test, wherever it is. */
@@ -15,8 +14,8 @@ export interface ProviderUnderTest {
 }
 
 /** The provider at --provider-url, or the embedded reference provider, started in-process. */
-export async function startProvider(config: Config, run: RunContext): Promise<ProviderUnderTest> {
-  const target = config.provider;
+export async function startProvider(run: RunContext): Promise<ProviderUnderTest> {
+  const target = run.config.provider;
   if (target.kind === "url")
     return {
       url: target.url,

@@ -1,5 +1,4 @@
 import { bodyText } from "@idp/contracts";
-import type { Config } from "../config/parse.ts";
 import type { ConformanceOutcome } from "../engine/conformance.ts";
 import type { Client } from "../http/client.ts";
 import { shownName } from "../report/format.ts";
@@ -8,7 +7,7 @@ import { type NeighbourTarget, targetOf } from "../restore/probe.ts";
 import type { RestoreReport } from "../results.ts";
 import { neighbourRequest } from "../rules/requests.ts";
 import type { ProviderUnderTest } from "./provider.ts";
-import type { Transport } from "./transport.ts";
+import type { RunRecord } from "./record.ts";
 
 // Leave the provider as it was found (conformance.md §8): the clustering rules read before the
 // first update are put back after the last request; with --cleanup, the schemas this run created
@@ -133,12 +132,11 @@ export async function restore(
  * thread's requests or the checks'), and with --cleanup the schemas every thread created removed.
  */
 export function leaveAsFound(
-  config: Config,
-  provider: ProviderUnderTest,
-  transport: Transport,
+  run: RunRecord,
   conformance: ConformanceOutcome,
   saved: SavedRules,
 ): Promise<RestoreReport> {
+  const { config, provider, transport } = run;
   return restore(
     transport.client,
     targetOf(provider.url, provider.credentials, config.profile),

@@ -1,17 +1,11 @@
-import type { Config } from "../config/parse.ts";
-import type { Plan } from "../plan.ts";
 import { replayPaths } from "../replay/files.ts";
 import { cellsOf, requiredCellsCheck } from "../report/cells.ts";
 import { findingsOf } from "../report/findings.ts";
 import { type CheckResult, exitCodeOf, type RestoreReport, type VerifyReport } from "../results.ts";
 import { CHECKS } from "../rules/index.ts";
-import type { VerifyIo } from "../verify.ts";
 import { VERSION } from "../version.ts";
 import type { ChecksOutcome } from "./checks-and-pacts.ts";
-import type { RunContext } from "./context.ts";
-import type { ProviderUnderTest } from "./provider.ts";
-import type { Sources } from "./sources.ts";
-import type { Transport } from "./transport.ts";
+import type { RunRecord } from "./record.ts";
 
 /** The statuses seen, per operation: this thread's (pacts, states) and the conformance threads'. */
 function gridOf(
@@ -34,17 +28,12 @@ function gridOf(
 
 /** The report of a run: every result in order, findings, the grid, counts and the verdict. */
 export function assembleReport(
-  config: Config,
-  run: RunContext,
-  sources: Sources,
-  plan: Plan,
-  provider: ProviderUnderTest,
-  transport: Transport,
+  run: RunRecord,
   outcome: ChecksOutcome,
-  io: VerifyIo,
   restored: RestoreReport,
 ): VerifyReport {
-  const { client } = transport;
+  const { config, io, sources, plan, provider } = run;
+  const { client } = run.transport;
   const { conformance } = outcome;
   const grid = gridOf([client.tally, conformance.tally]);
   const cells = cellsOf(grid, config.profile.documentedStatuses);

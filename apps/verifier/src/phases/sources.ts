@@ -19,7 +19,8 @@ const sourceText = (s: Config["pacts"][number]) => (s.kind === "path" ? s.path :
  * source, a broker that refuses the login, or selectors that select no pact, are exit 2 before the
  * first request to the provider.
  */
-export async function readSources(config: Config, run: RunContext): Promise<Sources> {
+export async function readSources(run: RunContext): Promise<Sources> {
+  const { config } = run;
   const pactWanted =
     config.checks.length === 0 ||
     config.checks.some((s) => selects(s, PACT_PREFIX) || s.startsWith(`${PACT_PREFIX}.`));

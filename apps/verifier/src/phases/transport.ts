@@ -1,4 +1,3 @@
-import type { Config } from "../config/parse.ts";
 import { Client } from "../http/client.ts";
 import { HarWriter } from "../http/har.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
@@ -26,11 +25,8 @@ export interface Transport {
  * provider goes through `client`; worker threads get the same settings and the rate limiter's
  * shared state, and send their HAR entries here.
  */
-export function openTransport(
-  config: Config,
-  run: RunContext,
-  provider: ProviderUnderTest,
-): Transport {
+export function openTransport(run: RunContext, provider: ProviderUnderTest): Transport {
+  const { config } = run;
   const rate = config.transport.ratePerSecond;
   const ledger = config.cleanup
     ? ledgerFor(() => client, targetOf(provider.url, provider.credentials, config.profile))

@@ -1,40 +1,9 @@
-import type { ContractProfile, DetailedOperationId, ErrorsItemKind } from "@idp/contracts";
+import type { ContractProfile, DetailedOperationId } from "@idp/contracts";
 import { CELLS_CHECK_ID } from "../report/cells.ts";
 import { operationOfRequest } from "../report/findings.ts";
 import type { CheckResult, Failure, PactMismatch } from "../results.ts";
 import { checkById } from "../rules/registry.ts";
-
-/** One assertion on a JSON body value, at a JSONPath like `$.errors[0]`. */
-export interface ValueAssertion {
-  readonly path: string;
-  readonly equals?: unknown;
-  /** The JSON type the value must have (pact's `type` matcher). */
-  readonly type?: string;
-  /** A regular expression the value must match (pact's `regex` matcher). */
-  readonly matches?: string;
-}
-
-/**
- * What the broken rule expects of the answer to the replayed request, as data a replay file asserts.
- * Every field is one assertion; an absent field asserts nothing.
- */
-export interface Expected {
-  /** The status must be one of these. */
-  readonly status?: readonly number[];
-  /** The status must be below this (R6). */
-  readonly statusBelow?: number;
-  /** Answers with a status from `from` up carry the error body (R2; R1's 401). */
-  readonly errorBody?: { readonly from: number; readonly errorsItems: readonly ErrorsItemKind[] };
-  /** The media type of Content-Type (pact headers and body type). */
-  readonly contentType?: string;
-  readonly values?: readonly ValueAssertion[];
-  /** The JSON body has the shape of this example: the same type at each of its paths (pact `type`). */
-  readonly bodyLike?: unknown;
-  /** A success answer (2xx) carries no body (R8). */
-  readonly noSuccessBody?: true;
-  /** R4 createSchema: a 422 may mean the name is taken (allowed); the same schema renamed must then get 201. */
-  readonly renameOn422?: true;
-}
+import type { Expected, ValueAssertion } from "../rules/types.ts";
 
 /** The operation of a failure's request. */
 export function operationOf(f: Failure): DetailedOperationId | undefined {

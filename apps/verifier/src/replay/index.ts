@@ -1,4 +1,4 @@
-export { type Expected, expectedOf, pactExpected } from "./expected.ts";
+export { expectedOf, pactExpected } from "./expected.ts";
 export {
   assertReplayDirWritable,
   planReplay,

@@ -1,6 +1,6 @@
 import type { Via } from "../http/exchange.ts";
 import type { CheckResult, VerifyReport } from "../results.ts";
-import type { Expected } from "./expected.ts";
+import type { Expected } from "../rules/types.ts";
 import { type AuthExpr, readsEnv, toJs } from "./shell-auth.ts";
 
 /** Everything a replay file holds, worked out (see {@link planReplay}). */

@@ -3,23 +3,7 @@ import {
   type DetailedOperationId,
   detailedOperations,
 } from "@idp/contracts";
-import type { CheckResult, Failure } from "../results.ts";
-
-/**
- * One behaviour of the provider and every check it broke: an error body whose `errors` hold
- * objects fails every R1 variant, R2 and a pact per error answer; a report leads with the one
- * behaviour instead of a wall of equal failures. Grouping never changes a check's status.
- */
-export interface Finding {
-  /** What the provider does, in one line (the first failure's message). */
-  readonly summary: string;
-  readonly rule?: string;
-  readonly source?: Failure["source"];
-  /** The failing checks it explains, in report order. */
-  readonly checks: readonly string[];
-  /** The check whose failure stands for all (its exchange, curl and replay). */
-  readonly example: string;
-}
+import type { CheckResult, Failure, Finding } from "../results.ts";
 
 const BODY_KINDS = new Set([
   "content-type",

@@ -1,7 +1,7 @@
 import type { ContractProfile } from "@idp/contracts";
 import type { Client } from "../http/client.ts";
+import type { Credentials } from "../rules/auth.ts";
 import { neighbourRequest } from "../rules/requests.ts";
-import type { Credentials } from "../rules/types.ts";
 import { WriteLedger } from "./ledger.ts";
 
 /** Where the provider is and how to log in, for the neighbour operations. */

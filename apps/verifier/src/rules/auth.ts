@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { shq } from "../http/exchange.ts";
 import { base64, type Secrets } from "../secrets.ts";
-import type { Credentials } from "./types.ts";
+
+/** The provider's Basic credentials (IDP_USERNAME / IDP_PASSWORD). */
+export interface Credentials {
+  readonly username: string;
+  readonly password: string;
+}
 
 /** The Basic-auth matrix of R1: every way a request can lack acceptable credentials. */
 export const AUTH_VARIANTS = [

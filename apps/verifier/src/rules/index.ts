@@ -1,4 +1,4 @@
-export { AUTH_VARIANTS, type AuthVariant } from "./auth.ts";
+export { AUTH_VARIANTS, type AuthVariant, type Credentials } from "./auth.ts";
 export {
   mergeObservations,
   OBSERVED_CHECKS,
@@ -12,7 +12,6 @@ export type {
   Case,
   CheckDef,
   CheckInfo,
-  Credentials,
   RuleContext,
   Verdict,
   Violation,

@@ -18,10 +18,16 @@ import {
   validBodyArb,
 } from "@idp/generators";
 import fc from "fast-check";
-import { checkSeed } from "../engine/cases.ts";
 import type { OutgoingRequest } from "../http/exchange.ts";
-import { AUTH_VARIANTS, type AuthSpec, authVariantArb, validAuth } from "./auth.ts";
-import type { Case, Credentials, RuleContext, SentBody } from "./types.ts";
+import {
+  AUTH_VARIANTS,
+  type AuthSpec,
+  authVariantArb,
+  type Credentials,
+  validAuth,
+} from "./auth.ts";
+import { checkSeed } from "./check-seed.ts";
+import type { Case, RuleContext, SentBody } from "./types.ts";
 
 // Request bodies come from @idp/generators and are sent exactly as generated: edge values (an empty
 // schema name, a 10,000-deep array) exist to reach the provider. The oracles that judge the answers

@@ -1,6 +1,7 @@
 import type {
   ContractProfile,
   DetailedOperationId,
+  ErrorsItemKind,
   NeighbourName,
   Problem,
   ProviderStateName,
@@ -10,15 +11,9 @@ import type {
 import type fc from "fast-check";
 import type { Answer } from "../http/client.ts";
 import type { HttpResponse } from "../http/send.ts";
-import type { Expected } from "../replay/expected.ts";
 import type { Failure } from "../results.ts";
 import type { Secrets } from "../secrets.ts";
-import type { AuthSpec } from "./auth.ts";
-
-export interface Credentials {
-  readonly username: string;
-  readonly password: string;
-}
+import type { AuthSpec, Credentials } from "./auth.ts";
 
 /** What a requirement of a check needs from the command line. */
 export type Need = "provider-states";
@@ -115,6 +110,38 @@ export interface JudgeIo {
    * included); only for a check with `recordsCreates`.
    */
   createdBefore(name: string): Promise<boolean>;
+}
+
+/** One assertion on a JSON body value, at a JSONPath like `$.errors[0]`. */
+export interface ValueAssertion {
+  readonly path: string;
+  readonly equals?: unknown;
+  /** The JSON type the value must have (pact's `type` matcher). */
+  readonly type?: string;
+  /** A regular expression the value must match (pact's `regex` matcher). */
+  readonly matches?: string;
+}
+
+/**
+ * What the broken rule expects of the answer to the replayed request, as data a replay file asserts.
+ * Every field is one assertion; an absent field asserts nothing.
+ */
+export interface Expected {
+  /** The status must be one of these. */
+  readonly status?: readonly number[];
+  /** The status must be below this (R6). */
+  readonly statusBelow?: number;
+  /** Answers with a status from `from` up carry the error body (R2; R1's 401). */
+  readonly errorBody?: { readonly from: number; readonly errorsItems: readonly ErrorsItemKind[] };
+  /** The media type of Content-Type (pact headers and body type). */
+  readonly contentType?: string;
+  readonly values?: readonly ValueAssertion[];
+  /** The JSON body has the shape of this example: the same type at each of its paths (pact `type`). */
+  readonly bodyLike?: unknown;
+  /** A success answer (2xx) carries no body (R8). */
+  readonly noSuccessBody?: true;
+  /** R4 createSchema: a 422 may mean the name is taken (allowed); the same schema renamed must then get 201. */
+  readonly renameOn422?: true;
 }
 
 /** What a replay of a failure is built from. */

@@ -1,4 +1,5 @@
-import type { Config, ProviderTarget } from "../../src/config/parse.ts";
+import type { Config } from "../../src/config/parse.ts";
+import type { ProviderTarget } from "../../src/config/provider.ts";
 
 /** The provider of a config that names one by URL (fails the test otherwise). */
 export function urlProvider(c: Config): Extract<ProviderTarget, { kind: "url" }> {

@@ -1,6 +1,6 @@
-import { formatPath } from "../classify-body.ts";
 import { describeErrorsItems } from "../error-items.ts";
 import { AUTHENTICATION_FAILED } from "../errors.ts";
+import { formatPath } from "../json-path.ts";
 import { type ContractProfile, defaultProfile } from "../profiles.ts";
 import { FIXED_SOURCES } from "../rules.ts";
 import { jsonMediaTypeProblem } from "./media-type.ts";

@@ -1,5 +1,5 @@
-import type { BodyViolationKind, JsonPath } from "../classify-body.ts";
-import { formatPath } from "../classify-body.ts";
+import type { BodyViolationKind } from "../classify-body.ts";
+import { formatPath, type JsonPath } from "../json-path.ts";
 import type { ContractProfile } from "../profiles.ts";
 import type { RuleSource } from "../rules.ts";
 import { bodyText, type ObservedResponse, oneLine, type Problem, preview } from "./problem.ts";
