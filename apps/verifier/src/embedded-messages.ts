@@ -1,4 +1,4 @@
-import type { Credentials } from "./rules/types.ts";
+import type { Credentials } from "./rules/auth.ts";
 
 /** What the embedded provider's thread is started with. */
 export interface EmbeddedStart {
