@@ -8,7 +8,7 @@ import { ledgerFor, targetOf } from "../restore/probe.ts";
 import type { CheckResult } from "../results.ts";
 import { registerAuthSecrets } from "../rules/auth.ts";
 import { CHECKS, type Observations, observeRules } from "../rules/index.ts";
-import type { Observation } from "../rules/observed.ts";
+import { addObservations, type Observation } from "../rules/observed.ts";
 import type { CheckDef } from "../rules/types.ts";
 import { Secrets } from "../secrets.ts";
 import { Budget } from "./budget.ts";
@@ -188,6 +188,7 @@ export type WorkerMessage =
   | {
       readonly type: "done";
       readonly observations: [string, Observation][];
+      readonly observationsBySource: [string, Observation][];
       readonly tally: [string, [number, number][]][];
       readonly sent: number;
       readonly answered: number;
@@ -258,6 +259,7 @@ export async function runConformance(
 /** Outcomes of several threads or stages as one: first observations, summed tallies and counts. */
 export function mergeOutcomes(outcomes: readonly ConformanceOutcome[]): ConformanceOutcome {
   const first = new Map<string, Observation>();
+  const bySource = new Map<string, Observation>();
   const tally = new Map<string, Map<number, number>>();
   let sent = 0;
   let answered = 0;
@@ -265,7 +267,7 @@ export function mergeOutcomes(outcomes: readonly ConformanceOutcome[]): Conforma
   const resent = { gateway: 0, connection: 0 };
   let stoppedReason: string | undefined;
   for (const o of outcomes) {
-    for (const [id, seen] of o.observations.first) if (!first.has(id)) first.set(id, seen);
+    addObservations(first, bySource, o.observations);
     for (const [op, row] of o.tally) {
       const into = tally.get(op) ?? new Map<number, number>();
       for (const [status, n] of row) into.set(status, (into.get(status) ?? 0) + n);
@@ -279,7 +281,7 @@ export function mergeOutcomes(outcomes: readonly ConformanceOutcome[]): Conforma
     stoppedReason ??= o.stoppedReason;
   }
   return {
-    observations: { first },
+    observations: { first, bySource },
     tally,
     sent,
     answered,
@@ -300,7 +302,10 @@ function runInWorker(job: WorkerJob, hooks: ConformanceHooks): Promise<Conforman
       else if (m.type === "har") for (const entry of m.entries) hooks.har?.(entry);
       else if (m.type === "done")
         outcome = {
-          observations: { first: new Map(m.observations) },
+          observations: {
+            first: new Map(m.observations),
+            bySource: new Map(m.observationsBySource),
+          },
           tally: new Map(m.tally.map(([op, row]) => [op, new Map(row)])),
           sent: m.sent,
           answered: m.answered,

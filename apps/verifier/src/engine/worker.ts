@@ -46,6 +46,7 @@ try {
   post({
     type: "done",
     observations: [...outcome.observations.first],
+    observationsBySource: [...(outcome.observations.bySource ?? [])],
     tally: [...outcome.tally].map(([op, row]) => [op, [...row]]),
     sent: outcome.sent,
     answered: outcome.answered,

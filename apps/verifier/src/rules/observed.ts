@@ -23,6 +23,12 @@ export interface Observation {
 export interface Observations {
   /** check id -> the first violation of its rule seen on any answer. */
   readonly first: ReadonlyMap<string, Observation>;
+  /**
+   * `sourceKey(check id, source)` -> the first violation of its rule seen on an answer to that
+   * source's requests: a sharded run fails each check whose answers broke a rule judged in another
+   * shard, not only the one that happened to see it first (which may have failed for its own reason).
+   */
+  readonly bySource?: ReadonlyMap<string, Observation>;
   /** Resolves once every violation waiting to be confirmed (not another request's answer) is. */
   readonly settled?: () => Promise<void>;
 }
@@ -31,17 +37,34 @@ export interface Observations {
 const WIRE_CHECK = "R6.no-5xx";
 const CODING_CHECK = "R2.error-body";
 
-/** Records the first violation per check: never one cited from an answer that may be another request's. */
+/** The key of `Observations.bySource`. */
+export const sourceKey = (checkId: string, source: string): string => `${checkId}\u0000${source}`;
+
+/** Adds `from`'s observations to `first` and `bySource` where they hold none yet. */
+export function addObservations(
+  first: Map<string, Observation>,
+  bySource: Map<string, Observation>,
+  from: Observations,
+): void {
+  for (const [id, seen] of from.first) if (!first.has(id)) first.set(id, seen);
+  for (const [key, seen] of from.bySource ?? []) if (!bySource.has(key)) bySource.set(key, seen);
+}
+
+/** Records the first violation per check and source: never one cited from an answer that may be another request's. */
 function recorder() {
   const first = new Map<string, Observation>();
+  const bySource = new Map<string, Observation>();
   const pending = new Set<Promise<boolean>>();
   const record = (id: string, answer: Answer, problem: Violation) => {
-    if (first.has(id)) return;
+    const key = sourceKey(id, answer.source);
+    if (bySource.has(key)) return;
     const raw = answer.raw;
     const suspect = raw.kind === "response" ? raw.suspect?.() : undefined;
     const keep = () => {
-      if (!first.has(id))
-        first.set(id, { exchange: answer.exchange(), problem, source: answer.source });
+      if (bySource.has(key)) return;
+      const seen = { exchange: answer.exchange(), problem, source: answer.source };
+      bySource.set(key, seen);
+      if (!first.has(id)) first.set(id, seen);
     };
     if (!suspect) return keep();
     pending.add(suspect);
@@ -52,6 +75,7 @@ function recorder() {
   };
   const observations: Observations = {
     first,
+    bySource,
     settled: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },
@@ -85,7 +109,7 @@ export function observeRules(client: Client, profile: ContractProfile): Observat
     if (!op || raw.kind !== "response") return;
     for (const check of OBSERVERS) {
       const id = check.info.id;
-      if (observations.first.has(id)) continue;
+      if (observations.bySource?.has(sourceKey(id, answer.source))) continue;
       const problem = check.observes?.(op, raw, profile);
       if (problem) record(id, answer, problem);
     }
@@ -106,8 +130,9 @@ export function observeWire(client: Client): Observations {
 /** Observations of several clients as one: the first violation each check got. */
 export function mergeObservations(...all: readonly Observations[]): Observations {
   const first = new Map<string, Observation>();
-  for (const o of all) for (const [id, seen] of o.first) if (!first.has(id)) first.set(id, seen);
-  return { first };
+  const bySource = new Map<string, Observation>();
+  for (const o of all) addObservations(first, bySource, o);
+  return { first, bySource };
 }
 
 /** The checks whose rule is judged on every answer: their results wait for the whole run. */
@@ -127,9 +152,10 @@ export function withObservations(
   if (result.status !== "passed") return result;
   const own = obs.first.get(result.id);
   if (own && own.source !== result.id) return failedBy(result, own, own.source);
-  for (const [ruleCheck, seen] of obs.first)
-    if (foreign.has(ruleCheck) && seen.source === result.id)
-      return failedBy(result, seen, undefined, ruleCheck);
+  for (const ruleCheck of foreign) {
+    const seen = obs.bySource?.get(sourceKey(ruleCheck, result.id));
+    if (seen) return failedBy(result, seen, undefined, ruleCheck);
+  }
   return result;
 }
 
