@@ -21,6 +21,12 @@ const errorOf = (argv: string[], env: Record<string, string> = {}) => {
 };
 
 describe("parseConfig", () => {
+  it("reads the process's own environment (process.env is no plain object)", () => {
+    // The CLI hands it process.env itself; tests elsewhere hand plain objects.
+    const r = parseConfig(["--runs", "1"], process.env, "/work/dir");
+    expect(r.kind).toBe("run");
+  });
+
   it("takes credentials from the environment, repeatable --pacts and --report, paths from the user's directory", () => {
     const c = run(
       [

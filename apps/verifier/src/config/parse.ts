@@ -81,7 +81,9 @@ export function parseConfig(
     });
     if (values.help) return { kind: "help" };
     if (values.version) return { kind: "version" };
-    const input: ConfigInput = { ...values, environment: env };
+    // A copy: process.env is no plain object (its prototype is not Object.prototype), and zod's
+    // records take only plain ones.
+    const input: ConfigInput = { ...values, environment: { ...env } };
     const config = parseFlagValues(configSchema({ cwd, from, now: Date.now() }), input);
     return { kind: "run", config };
   } catch (e) {
