@@ -33,13 +33,16 @@ const isProviderMissing = (e: unknown): boolean =>
 export async function startEmbeddedProvider(
   warn: (line: string) => void,
   load?: () => Promise<ProviderModule>,
+  credentials: Credentials = embeddedCredentials(),
 ): Promise<EmbeddedProvider> {
-  const credentials = {
-    username: `idp-verify-${randomBytes(4).toString("hex")}`,
-    password: randomBytes(24).toString("base64url"),
-  };
   return load ? startInThisThread(credentials, warn, load) : startInItsThread(credentials, warn);
 }
+
+/** Fresh credentials for one run of the embedded provider. */
+export const embeddedCredentials = (): Credentials => ({
+  username: `idp-verify-${randomBytes(4).toString("hex")}`,
+  password: randomBytes(24).toString("base64url"),
+});
 
 async function startInItsThread(
   credentials: Credentials,

@@ -1,10 +1,15 @@
 import type { Config } from "./config/parse.ts";
 import { caseFeedFor, mergeOutcomes } from "./engine/conformance.ts";
 import { assertLearnWritable, learnPhase } from "./learn/index.ts";
-import { conformanceSetup, regularChecks, runChecksAndPacts } from "./phases/checks-and-pacts.ts";
+import {
+  caseThreadSetup,
+  conformanceSetup,
+  regularChecks,
+  runChecksAndPacts,
+} from "./phases/checks-and-pacts.ts";
 import { startRun, type VerifyIo } from "./phases/context.ts";
 import { preflightAndStates } from "./phases/preflight.ts";
-import { startProvider } from "./phases/provider.ts";
+import { beginProvider, type ProviderUnderTest } from "./phases/provider.ts";
 import type { RunRecord } from "./phases/record.ts";
 import { leaveAsFound } from "./phases/restore.ts";
 import { assembleReport } from "./phases/results.ts";
@@ -35,14 +40,21 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     runId: run.runId,
     ...(sources.noPactsReason ? { noPactsReason: sources.noPactsReason } : {}),
   });
-  const provider = await startProvider(run);
+  // The provider's start (the embedded one's thread) and the case thread's run side by side: each
+  // is mostly loading modules, and neither needs the other.
+  const starting = beginProvider(run);
+  const feed = caseFeedFor(regularChecks(plan.checks), caseThreadSetup(run, starting));
+  let provider: ProviderUnderTest;
+  try {
+    provider = await starting.ready;
+  } catch (e) {
+    await feed?.close();
+    throw e;
+  }
   for (const w of run.secrets.warnings()) run.progress(w);
   const transport = openTransport(run, provider);
   const record: RunRecord = { ...run, sources, plan, provider, transport };
-  // The case thread starts before the first request: its start and the arbitraries it builds are
-  // the run's to pay, not something to put between the provider's requests.
   const setup = conformanceSetup(record);
-  const feed = caseFeedFor(regularChecks(plan.checks), setup);
   try {
     await feed?.ready.catch(() => undefined);
     const { states, schedule, savedRules } = await preflightAndStates(record);

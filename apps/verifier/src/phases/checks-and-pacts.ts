@@ -14,12 +14,36 @@ import { selects } from "../plan.ts";
 import type { CheckResult, Phase, StatesSchedule } from "../results.ts";
 import { mergeObservations, OBSERVED_CHECKS, withObservations } from "../rules/index.ts";
 import type { CheckDef } from "../rules/types.ts";
-import { epochOf } from "./context.ts";
+import { epochOf, type RunContext } from "./context.ts";
+import type { ProviderStart, ProviderUnderTest } from "./provider.ts";
 import type { RunRecord } from "./record.ts";
+import type { Transport } from "./transport.ts";
 
 /** What the conformance checks need of the run, as plain data (a worker thread gets a copy). */
 export function conformanceSetup(run: RunRecord): ConformanceSetup {
-  const { config, provider, transport } = run;
+  return setupOf(run, run.provider, run.transport);
+}
+
+/**
+ * What the case thread needs, before the provider listens: the case thread makes each case's body
+ * and credentials; where a request goes is the sending thread's (rules/requests.ts `toRequest`),
+ * so the provider's address is a placeholder here.
+ */
+export function caseThreadSetup(run: RunContext, provider: ProviderStart): ConformanceSetup {
+  const unknown = "http://address.unknown.invalid";
+  return setupOf(run, {
+    url: `${unknown}/v1`,
+    credentials: provider.credentials,
+    ...(provider.hasStates ? { states: { url: `${unknown}/_pact/provider-states` } } : {}),
+  });
+}
+
+function setupOf(
+  run: RunContext,
+  provider: Pick<ProviderUnderTest, "url" | "credentials" | "states">,
+  transport?: Transport,
+): ConformanceSetup {
+  const { config } = run;
   return {
     providerUrl: provider.url,
     credentials: provider.credentials,
@@ -47,7 +71,7 @@ export function conformanceSetup(run: RunRecord): ConformanceSetup {
     threads: config.threads ?? DEFAULT_THREADS,
     transport: config.transport,
     cleanup: config.cleanup,
-    ...(transport.rateLimiter
+    ...(transport?.rateLimiter
       ? {
           rateLimit: {
             perSecond: transport.rateLimiter.ratePerSecond,

@@ -1,4 +1,4 @@
-import { startEmbeddedProvider } from "../embedded.ts";
+import { embeddedCredentials, startEmbeddedProvider } from "../embedded.ts";
 import type { Credentials } from "../rules/auth.ts";
 import type { RunContext } from "./context.ts";
 
@@ -13,24 +13,44 @@ export interface ProviderUnderTest {
   close(): Promise<void>;
 }
 
-/** The provider at --provider-url, or the embedded reference provider, started in-process. */
-export async function startProvider(run: RunContext): Promise<ProviderUnderTest> {
+/** A provider being reached: its credentials at once, the provider once it listens. */
+export interface ProviderStart {
+  readonly credentials: Credentials;
+  /** Whether it has a provider-states URL. */
+  readonly hasStates: boolean;
+  readonly ready: Promise<ProviderUnderTest>;
+}
+
+/**
+ * The provider at --provider-url, or the embedded reference provider, started in a thread of its
+ * own. Its credentials are known (and registered as secrets) at once, before it listens, so the
+ * case thread can start beside it.
+ */
+export function beginProvider(run: RunContext): ProviderStart {
   const target = run.config.provider;
   if (target.kind === "url")
     return {
-      url: target.url,
       credentials: target.credentials,
-      ...(target.states ? { states: target.states } : {}),
-      embedded: false,
-      close: async () => {},
+      hasStates: target.states !== undefined,
+      ready: Promise.resolve({
+        url: target.url,
+        credentials: target.credentials,
+        ...(target.states ? { states: target.states } : {}),
+        embedded: false,
+        close: async () => {},
+      }),
     };
-  const embedded = await startEmbeddedProvider(run.progress);
-  run.secrets.addBasic(embedded.credentials.username, embedded.credentials.password, "password");
+  const credentials = embeddedCredentials();
+  run.secrets.addBasic(credentials.username, credentials.password, "password");
   return {
-    url: embedded.baseUrl,
-    credentials: embedded.credentials,
-    states: { url: embedded.providerStatesUrl },
-    embedded: true,
-    close: () => embedded.close(),
+    credentials,
+    hasStates: true,
+    ready: startEmbeddedProvider(run.progress, undefined, credentials).then((embedded) => ({
+      url: embedded.baseUrl,
+      credentials,
+      states: { url: embedded.providerStatesUrl },
+      embedded: true,
+      close: () => embedded.close(),
+    })),
   };
 }
