@@ -555,6 +555,9 @@ export class H1Pool implements Transport {
   readonly #max: number;
   readonly quietMs: number;
   #wake: NodeJS.Timeout | undefined;
+  /** When the last turn that has read the sockets was asked for (see #quiet). */
+  #turnAt = Number.NEGATIVE_INFINITY;
+  #turnPending = false;
   readonly #onStray: ((s: StrayBytes) => void) | undefined;
   /** Idle connections, the longest idle first (each gets the most time to show stray bytes). */
   #idle: Connection[] = [];
@@ -632,16 +635,37 @@ export class H1Pool implements Transport {
     if (!this.#destroyed) this.#pump();
   }
 
-  /** The idle connection quiet the longest, if it has been quiet long enough (closed if it is not usable). */
+  /**
+   * The idle connection quiet the longest, if it has been quiet long enough (closed if it is not
+   * usable). Long enough on the clock is not enough: a loop busy past `quietAt` runs its timers
+   * before it reads the sockets, so a FIN sent a moment after the answer may be waiting unread. A
+   * connection is taken only once a turn that began after its `quietAt` has read the sockets.
+   */
   #quiet(): Connection | undefined {
     const now = performance.now();
     for (;;) {
       const c = this.#idle[0];
       if (!c || c.quietAt > now) return undefined;
+      if (c.quietAt > this.#turnAt) {
+        this.#nextTurn();
+        return undefined;
+      }
       this.#idle.shift();
       if (!c.dead && usable(c)) return c;
       c.destroy();
     }
+  }
+
+  /** A turn of the event loop: its poll phase reads what came before it, then the queue goes on. */
+  #nextTurn(): void {
+    if (this.#turnPending) return;
+    this.#turnPending = true;
+    const at = performance.now();
+    setImmediate(() => {
+      this.#turnPending = false;
+      this.#turnAt = at;
+      if (!this.#destroyed) this.#pump();
+    });
   }
 
   /**
@@ -725,6 +749,8 @@ export class H1Pool implements Transport {
           oldest.destroy();
         }
       } else c = this.#quiet();
+      // A connection quiet by the clock waits for its turn: a turn costs less than a new connection.
+      if (!c && this.#turnPending) return;
       if (!c) {
         if (this.#all.size >= this.#max) {
           // Every connection is busy or not yet quiet: the first to be quiet takes the request.
