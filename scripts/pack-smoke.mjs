@@ -233,7 +233,8 @@ try {
     cpSync(join(ROOT, "examples", "consumer-team", part), join(app, part), { recursive: true });
   writeFileSync(join(app, "tsconfig.json"), TSCONFIG);
   writeFileSync(join(app, "tsconfig.team.json"), TSCONFIG_TEAM);
-  const tscBin = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  // The packages' TypeScript (7, native), as a team on the current release would type it.
+  const tscBin = join(ROOT, "packages", "contracts", "node_modules", "typescript", "bin", "tsc");
   const tsc = run(process.execPath, [tscBin, "-p", "."], { cwd: app, env });
   step(
     tsc.status === 0,

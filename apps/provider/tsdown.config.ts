@@ -8,6 +8,7 @@ export default defineConfig({
   platform: "node",
   target: "node22",
   dts: true,
+  tsconfig: "tsconfig.build.json",
   clean: true,
   deps: declaredDeps(manifest),
 });

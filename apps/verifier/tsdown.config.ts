@@ -19,6 +19,7 @@ export default defineConfig({
   platform: "node",
   target: "node22",
   dts: true,
+  tsconfig: "tsconfig.build.json",
   clean: true,
   // The embedded reference provider is loaded at run time when installed beside it (the workspace),
   // never bundled: without it, a published idp-verify asks for --provider-url instead.

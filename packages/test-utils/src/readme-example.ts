@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import ts from "typescript";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
 
 const ARROW = "// → ";
@@ -41,27 +41,45 @@ export function readmeExampleTests(packageDir: string): void {
     });
 
   /**
-   * Type errors of the example under this package's tsconfig, as if it were a file in the package
-   * (a virtual one: nothing is written, so a concurrent lint or typecheck never sees it).
+   * Type errors of the example under this package's tsconfig, as if it were a file in the package:
+   * tsc (the package's own, TypeScript 7) on a copy in a fresh git-ignored folder of the package,
+   * whose tsconfig extends the package's and includes only the copy (the package's tsconfig, biome
+   * and turbo never see it).
    */
   function typeErrors(source: string): string[] {
-    const { config } = ts.readConfigFile(join(packageDir, "tsconfig.json"), ts.sys.readFile);
-    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, packageDir);
-    const file = join(packageDir, "readme-example.ts").replaceAll("\\", "/");
-    const isExample = (f: string) => f.replaceAll("\\", "/") === file;
-    const host = ts.createCompilerHost(options);
-    const { fileExists, readFile, getSourceFile } = host;
-    host.fileExists = (f) => isExample(f) || fileExists(f);
-    host.readFile = (f) => (isExample(f) ? source : readFile(f));
-    host.getSourceFile = (f, language, ...rest) =>
-      isExample(f) ? ts.createSourceFile(f, source, language) : getSourceFile(f, language, ...rest);
-    const program = ts.createProgram({ rootNames: [file], options, host });
-    return ts.getPreEmitDiagnostics(program).map((d) => {
-      const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
-      if (!d.file || d.start === undefined) return text;
-      const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-      return `README example ${line + 1}:${character + 1}: ${text}`;
-    });
+    const dir = mkdtempSync(join(packageDir, ".readme-example-"));
+    try {
+      writeFileSync(join(dir, "example.ts"), source);
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({ extends: "../tsconfig.json", include: ["example.ts"] }),
+      );
+      const tsc = join(
+        dirname(createRequire(join(packageDir, "package.json")).resolve("typescript/package.json")),
+        "bin",
+        "tsc",
+      );
+      // One thread: the other test files of the run use the other core.
+      const run = spawnSync(
+        process.execPath,
+        [tsc, "-p", dir, "--pretty", "false", "--singleThreaded"],
+        { cwd: packageDir, encoding: "utf8", timeout: 60_000 },
+      );
+      if (run.error) return [`tsc did not run: ${run.error.message}`];
+      const errors: string[] = [];
+      for (const line of `${run.stdout}${run.stderr}`.split("\n")) {
+        if (line.trim() === "") continue;
+        const at = /^(?:.*[\\/])?example\.ts\((\d+),(\d+)\): (.*)$/.exec(line);
+        if (at) errors.push(`README example ${at[1]}:${at[2]}: ${at[3]}`);
+        // a message's further lines, or an error outside the example (its tsconfig, a dependency)
+        else if (errors.length > 0) errors[errors.length - 1] += `\n${line}`;
+        else errors.push(line);
+      }
+      if (run.status !== 0 && errors.length === 0) errors.push(`tsc exited ${run.status}`);
+      return errors;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   it("has exactly one ```ts example block, stating its output in // → comments", () => {
