@@ -49,6 +49,11 @@ interface Outcome {
   readonly stateFailure?: string;
   /** Still throttled when the time was up: not judged (conformance.md §7). */
   readonly throttled?: string;
+  /**
+   * A failure judged without waiting to see whether its answer may be another request's (a
+   * shrinking step's): the outcome once that is known.
+   */
+  readonly confirm?: () => Promise<Outcome>;
 }
 
 /** A request still throttled at the time limit: the case ends unjudged, wherever it was sent. */
@@ -106,9 +111,11 @@ class CheckRun {
 
   /**
    * Sends case `index` (inside its batch's state, if any) and judges the answer. Shrinking numbers
-   * its cases on from the run's last.
+   * its cases on from the run's last. A failure is confirmed as its own request's before it is
+   * returned (conformance.md §9), unless `confirm` is false: then the outcome carries `confirm`,
+   * for the one failure that is cited (a shrink's steps only choose the path).
    */
-  async exec(c: Case, batch: Batch | undefined, index: number): Promise<Outcome> {
+  async exec(c: Case, batch: Batch | undefined, index: number, confirm = true): Promise<Outcome> {
     if (batch) {
       const ready = await batch.ready;
       if (!ready.ok)
@@ -142,7 +149,7 @@ class CheckRun {
       return a;
     };
     try {
-      let answer = await send(c);
+      const answer = await send(c);
       if (answer.raw.kind === "transport-error" && answer.raw.code === "E_PROVIDER_STOPPED")
         return { case: c, notRun: true };
       const io = {
@@ -151,16 +158,16 @@ class CheckRun {
         neighbour,
         createdBefore: (name: string) => this.createdBefore(name, index),
       };
-      let verdict = await this.def.judge(c, answer, io);
-      if (!verdict.ok) {
-        // A failure never cites an answer that may be another request's (conformance.md §9).
-        const confirmed = await this.e.client.confirm(answer);
-        if (confirmed !== answer) {
-          answer = confirmed;
-          verdict = await this.def.judge(c, answer, io);
-        }
-      }
-      return { case: c, verdict, answer, ...(batch ? { batch } : {}) };
+      const verdict = await this.def.judge(c, answer, io);
+      const judged: Outcome = { case: c, verdict, answer, ...(batch ? { batch } : {}) };
+      if (verdict.ok) return judged;
+      // A failure never cites an answer that may be another request's (conformance.md §9).
+      const confirmed = async (): Promise<Outcome> => {
+        const own = await this.e.client.confirm(judged.answer as Answer);
+        if (own === judged.answer) return judged;
+        return { ...judged, answer: own, verdict: await this.def.judge(c, own, io) };
+      };
+      return confirm ? await confirmed() : { ...judged, confirm: confirmed };
     } catch (e) {
       if (e instanceof ThrottledOut) return { case: c, throttled: e.message };
       throw e;
@@ -347,17 +354,25 @@ export async function runCheck(
 async function explain(run: CheckRun, last: Outcome): Promise<string | undefined> {
   const explainer = run.def.explain;
   if (!explainer) return undefined;
+  // The probes' failures are confirmed together at the end (their settle times overlap): if one's
+  // answer may have been another request's, the line is left out rather than built on it.
+  const unconfirmed: Outcome[] = [];
   try {
-    return await explainer(last.case, {
+    const line = await explainer(last.case, {
       ctx: run.e.rules,
       resend: async (c) => {
-        const o = await run.exec(c, last.batch, run.laterIndex());
+        const o = await run.exec(c, last.batch, run.laterIndex(), false);
         if (!o.answer) throw new Error("explain: no answer");
+        if (o.confirm) unconfirmed.push(o);
         return o.answer;
       },
       neighbour: () => Promise.reject(new Error("explain: no neighbour calls")),
       createdBefore: () => Promise.resolve(false),
     });
+    const confirmed = await Promise.all(
+      unconfirmed.map((o) => (o.confirm as () => Promise<Outcome>)()),
+    );
+    return confirmed.every((o, i) => o.answer === unconfirmed[i]?.answer) ? line : undefined;
   } catch {
     return undefined;
   }
@@ -392,7 +407,9 @@ async function shrink(
       const wait = e.budget.acquire();
       if (wait) await wait;
       try {
-        const o = await run.exec(c, batch, run.laterIndex());
+        // Unconfirmed: waiting to see whether each step's answer is another request's would cost
+        // every step the settle time (conformance.md §9); the step that is cited is confirmed below.
+        const o = await run.exec(c, batch, run.laterIndex(), false);
         if (
           o.notRun ||
           o.throttled !== undefined ||
@@ -415,13 +432,25 @@ async function shrink(
       interruptAfterTimeLimit: Math.max(1_000, e.deadline - performance.now()),
       markInterruptAsFailure: false,
     });
-    // Before the shrink's state is closed: a probe of a push needs its login user.
-    if (details.failed && last.verdict && !last.verdict.ok) explained = await explain(run, last);
+    // Before the shrink's state is closed: a resend and a probe of a push need its login user.
+    if (details.failed && last.confirm) {
+      last = await last.confirm();
+      // Its answer was another request's, and its own passes: the shrink's path is not to be
+      // trusted, and the first failure (confirmed) is cited as it was found.
+      if (!last.verdict || last.verdict.ok) {
+        last = original;
+        note = "not shrunk: a shrinking step's answer may have been another request's";
+      }
+    }
+    if (details.failed && last !== original && last.verdict && !last.verdict.ok)
+      explained = await explain(run, last);
     if (batch) {
       run.batches?.close(batch);
       await run.batches?.drain();
     }
-    if (details.failed && last.verdict && !last.verdict.ok) {
+    if (note !== undefined) {
+      // the shrink's answer was another request's: cited as found (above)
+    } else if (details.failed && last.verdict && !last.verdict.ok) {
       path = details.counterexamplePath ?? path;
       shrinks = details.numShrinks;
       if (details.interrupted) note = "shrinking stopped by the time limit";
