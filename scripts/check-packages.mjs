@@ -2,18 +2,18 @@
 // Checks the published packages as packed tarballs: publint, are-the-types-wrong (ESM-only
 // profile) and the packed manifest itself. One line per package, then PASS/FAIL; exit 1 on any
 // problem. `--tarballs DIR` checks tarballs packed earlier (CI packs once) instead of packing.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { build, PACKAGES, packAll, ROOT, run } from "./pack-packages.mjs";
+import { build, findTarballs, packAll, ROOT, run } from "./pack-packages.mjs";
 
 const { values } = parseArgs({ options: { tarballs: { type: "string" } } });
 const started = performance.now();
 const dest = values.tarballs ?? mkdtempSync(join(tmpdir(), "idp-check-packages-"));
 let packs;
 if (values.tarballs) {
-  packs = PACKAGES.map(({ name, dir }) => findTarball(dest, name, dir));
+  packs = findTarballs(dest);
 } else {
   const b = build();
   if (b.status !== 0) {
@@ -44,20 +44,6 @@ process.stdout.write(
     : `check-packages: FAIL (${failed} of ${packs.length} packages, ${seconds} s)\n`,
 );
 process.exitCode = failed === 0 ? 0 : 1;
-
-function findTarball(tarballs, name, dir) {
-  const prefix = `${name.slice(1).replace("/", "-")}-`;
-  const found = readdirSync(tarballs).filter(
-    (f) => f.startsWith(prefix) && /^\d/.test(f.slice(prefix.length)) && f.endsWith(".tgz"),
-  );
-  if (found.length !== 1)
-    return {
-      name,
-      dir,
-      error: `expected one ${prefix}<version>.tgz in ${tarballs}, found ${found.length}`,
-    };
-  return { name, dir, tarball: join(tarballs, found[0]) };
-}
 
 /** What the registry would receive: no workspace-only condition, no unrewritten specifiers. */
 function manifestProblems(tarball) {

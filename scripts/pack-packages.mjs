@@ -1,7 +1,7 @@
 // Shared by check-packages.mjs and pack-smoke.mjs: build the published packages through turbo's
 // cache, then `pnpm pack` them (pnpm applies publishConfig and rewrites workspace:/catalog:).
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..");
@@ -51,5 +51,26 @@ export function packAll(dest) {
     if (r.status !== 0)
       return { name, dir, error: `pnpm pack exit ${r.status}: ${r.stderr.trim()}` };
     return { name, dir, tarball, bytes: statSync(tarball).size, ms: r.ms };
+  });
+}
+
+/**
+ * The published packages' tarballs packed earlier into `dir` (`pnpm test` packs once for the checks
+ * that read them), in the shape of packAll's answer.
+ */
+export function findTarballs(dir) {
+  return PACKAGES.map(({ name, dir: packageDir }) => {
+    const prefix = `${name.slice(1).replace("/", "-")}-`;
+    const found = readdirSync(dir).filter(
+      (f) => f.startsWith(prefix) && /^\d/.test(f.slice(prefix.length)) && f.endsWith(".tgz"),
+    );
+    if (found.length !== 1)
+      return {
+        name,
+        dir: packageDir,
+        error: `expected one ${prefix}<version>.tgz in ${dir}, found ${found.length}`,
+      };
+    const tarball = join(dir, found[0]);
+    return { name, dir: packageDir, tarball, bytes: statSync(tarball).size, ms: 0 };
   });
 }

@@ -7,7 +7,8 @@
 // builder key, two interactions for one cell, a stale pact file, a database file, the broker asked
 // about the wrong consumer): each is caught, saying what and where.
 // Prints one line per step and a final PASS/FAIL; exit 1 on any failure.
-// `--keep` leaves the temporary project for inspection.
+// `--keep` leaves the temporary project for inspection; `--tarballs DIR` installs tarballs packed
+// earlier (`pnpm test` packs once, after its build) instead of building and packing here.
 import { spawn } from "node:child_process";
 import {
   cpSync,
@@ -21,9 +22,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { build, packAll, ROOT, run } from "./pack-packages.mjs";
+import { build, findTarballs, packAll, ROOT, run } from "./pack-packages.mjs";
 
-const { values } = parseArgs({ options: { keep: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { keep: { type: "boolean" }, tarballs: { type: "string" } },
+});
 const started = performance.now();
 const work = mkdtempSync(join(tmpdir(), "idp-pack-smoke-"));
 const tarballs = join(work, "tarballs");
@@ -135,22 +138,26 @@ const TSCONFIG_TEAM = `${JSON.stringify(
 let provider;
 let broker;
 try {
-  // 1. Build and pack.
-  const b = build();
-  if (
-    !step(
-      b.status === 0,
-      "build (turbo, @idp/verifier and its dependencies)",
-      b.status === 0 ? secs(b.ms) : tail(b),
+  // 1. Build and pack (or take the tarballs packed earlier).
+  let packs;
+  if (values.tarballs) packs = findTarballs(values.tarballs);
+  else {
+    const b = build();
+    if (
+      !step(
+        b.status === 0,
+        "build (turbo, @idp/verifier and its dependencies)",
+        b.status === 0 ? secs(b.ms) : tail(b),
+      )
     )
-  )
-    throw new Error("stop");
-  const packs = packAll(tarballs);
+      throw new Error("stop");
+    packs = packAll(tarballs);
+  }
   for (const p of packs)
     step(
       !p.error,
-      `pnpm pack ${p.name}`,
-      p.error ?? `${(p.bytes / 1024).toFixed(1)} kB, ${secs(p.ms)}`,
+      `${values.tarballs ? "packed" : "pnpm pack"} ${p.name}`,
+      p.error ?? `${(p.bytes / 1024).toFixed(1)} kB${values.tarballs ? "" : `, ${secs(p.ms)}`}`,
     );
   if (packs.some((p) => p.error)) throw new Error("stop");
 

@@ -1,16 +1,21 @@
 #!/usr/bin/env node
-// The README's test command: build, typecheck, lint and test every package through turbo (cached),
-// then the repo-level checks, and end with one plain "N passed, N failed" line for the whole run.
+// The README's test command: build every package through turbo (cached); then, at the same time,
+// typecheck, lint and test them through turbo, the repository scripts' tests and the repo-level checks
+// (each check's output printed whole when it ends); and end with one plain "N passed, N failed" line
+// for the whole run. On 2 cores the run is CPU-bound: the checks that mostly wait (npm install, a
+// broker's start) run beside the tests instead of after them.
 // Vitest tests count one each; every other step (a package's build, typecheck or lint, a repo check)
 // counts as one check.
 // On a terminal, the tools print as they like. Piped (a CI log, `| less`), every line goes through
 // a filter: no escape codes (turbo replays cached logs as they were recorded, colours included) and
 // no tool noise; the children are asked for no colour too.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { colourWanted, noColourEnv, noiseFilter, pipeLines, plainLine } from "./lib/output.mjs";
+import { packAll } from "./pack-packages.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const plain = !colourWanted(process.stdout.isTTY === true, process.env);
@@ -18,25 +23,39 @@ const baseEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", PACT_DO_NOT_TRA
 const env = plain ? noColourEnv(baseEnv) : baseEnv;
 
 /**
- * Runs a command from the repository root; piped, its output goes through the filter.
+ * Runs a command from the repository root. Live, its output goes straight on (piped: through the
+ * filter); otherwise it is kept and printed whole, under `label`, when the command ends, so checks
+ * that run at the same time never interleave their lines.
  * @returns {Promise<number | null>} the exit status
  */
-async function run(cmd, args) {
-  if (!plain) return spawnSync(cmd, args, { cwd: root, stdio: "inherit", env }).status;
-  const child = spawn(cmd, args, { cwd: root, stdio: ["inherit", "pipe", "pipe"], env });
+async function run(cmd, args, { label, live = false } = {}) {
+  if (live && !plain) {
+    const child = spawn(cmd, args, { cwd: root, stdio: "inherit", env });
+    return new Promise((resolve) => {
+      child.on("close", (code) => resolve(code));
+      child.on("error", () => resolve(null));
+    });
+  }
+  const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env });
   const exited = new Promise((resolve) => {
     child.on("close", (code) => resolve(code));
     child.on("error", () => resolve(null));
   });
+  let kept = "";
+  const write = live ? (t) => process.stdout.write(t) : (t) => (kept += t);
+  const writeErr = live ? (t) => process.stderr.write(t) : (t) => (kept += t);
   const through = () => {
+    if (!plain) return (line) => line;
     const noise = noiseFilter();
     return (line) => noise(plainLine(line));
   };
   await Promise.all([
-    pipeLines(child.stdout, (t) => process.stdout.write(t), through()),
-    pipeLines(child.stderr, (t) => process.stderr.write(t), through()),
+    pipeLines(child.stdout, write, through()),
+    pipeLines(child.stderr, writeErr, through()),
   ]);
-  return exited;
+  const status = await exited;
+  if (!live) process.stdout.write(`\n> ${label}\n${kept}`);
+  return status;
 }
 const packageDirs = ["packages", "apps"].flatMap((top) =>
   readdirSync(join(root, top), { withFileTypes: true })
@@ -48,89 +67,45 @@ for (const dir of packageDirs) rmSync(join(dir, ".vitest-report.json"), { force:
 let passed = 0;
 let failed = 0;
 const failures = [];
+/** One check: passed when its status is 0. */
+const count = (label, status) => {
+  if (status === 0) passed += 1;
+  else {
+    failed += 1;
+    failures.push(`${label} (exit ${status})`);
+  }
+};
+const turbo = (...args) =>
+  run(
+    "pnpm",
+    [
+      "exec",
+      "turbo",
+      "run",
+      ...args,
+      "--continue",
+      "--summarize",
+      ...(plain ? ["--no-color"] : []),
+    ],
+    { live: true },
+  );
 
 const summaryDir = join(root, ".turbo", "runs");
 rmSync(summaryDir, { recursive: true, force: true });
-const turboStatus = await run("pnpm", [
-  "exec",
-  "turbo",
-  "run",
-  "build",
-  "typecheck",
-  "lint",
-  "test",
-  "--continue",
-  "--summarize",
-  ...(plain ? ["--no-color"] : []),
-]);
-const summaryFile = existsSync(summaryDir)
-  ? readdirSync(summaryDir).find((f) => f.endsWith(".json"))
-  : undefined;
-if (summaryFile) {
-  const summary = JSON.parse(readFileSync(join(summaryDir, summaryFile), "utf8"));
-  for (const task of summary.tasks ?? []) {
-    if (task.task === "test") continue; // counted per test below
-    const code = task.execution?.exitCode;
-    if (code === undefined || code === null) continue; // not run (dependency failed): counted there
-    if (code === 0) passed += 1;
-    else {
-      failed += 1;
-      failures.push(`${task.taskId} exited ${code}`);
-    }
-  }
-} else if (turboStatus !== 0) {
-  failed += 1;
-  failures.push(`turbo exited ${turboStatus} without a run summary`);
-}
 
-for (const dir of packageDirs) {
-  const report = join(dir, ".vitest-report.json");
-  const name = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name;
-  if (!existsSync(report)) {
-    if (existsSync(join(dir, "vitest.config.ts"))) {
-      failed += 1;
-      failures.push(`${name}: no test report (its tests did not run)`);
-    }
-    continue;
-  }
-  const r = JSON.parse(readFileSync(report, "utf8"));
-  passed += r.numPassedTests;
-  failed += r.numFailedTests;
-  if (r.numFailedTests > 0) failures.push(`${name}: ${r.numFailedTests} test(s) failed`);
-  if (r.numFailedTestSuites > 0 && r.numFailedTests === 0) {
-    failed += r.numFailedTestSuites;
-    failures.push(`${name}: ${r.numFailedTestSuites} test file(s) failed to run`);
-  }
-}
+// 1. The builds: everything after reads dist/.
+const buildStatus = await turbo("build");
 
-// The repository scripts' own tests (run-bin, this output filter, the READMEs' --help blocks against
-// the bins just built, the Markdown link check), counted per test like a package's.
+// 2. Packed once for the two checks that read the tarballs. A failed build or pack leaves them to
+// build and pack by themselves (and say what failed).
+const tarballs = mkdtempSync(join(tmpdir(), "idp-test-tarballs-"));
+const packed = buildStatus === 0 && packAll(tarballs).every((p) => !p.error);
+const fromTarballs = packed ? ["--tarballs", tarballs] : [];
+
+// 3. At the same time: typecheck, lint and test through turbo (after a good build, the tasks alone:
+// their builds are done), the scripts' tests, and the repo checks.
 const scriptsReport = join(root, "scripts", ".vitest-report.json");
 rmSync(scriptsReport, { force: true });
-process.stdout.write("\n> the repository scripts' tests (scripts/test)\n");
-const scriptsStatus = await run("pnpm", [
-  "exec",
-  "vitest",
-  "run",
-  "--config",
-  "scripts/vitest.config.mjs",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${scriptsReport}`,
-]);
-if (existsSync(scriptsReport)) {
-  const r = JSON.parse(readFileSync(scriptsReport, "utf8"));
-  passed += r.numPassedTests;
-  failed += r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
-  if (r.numFailedTests > 0) failures.push(`scripts: ${r.numFailedTests} test(s) failed`);
-  else if (r.numFailedTestSuites > 0)
-    failures.push(`scripts: ${r.numFailedTestSuites} test file(s) failed to run`);
-} else {
-  failed += 1;
-  failures.push(`scripts: no test report (vitest exited ${scriptsStatus})`);
-}
-
-// Repo-level checks, each one pass or fail.
 const repoChecks = [
   [
     "lint of the repo root (biome)",
@@ -179,13 +154,13 @@ const repoChecks = [
   [
     "published packages pass publint and are-the-types-wrong",
     process.execPath,
-    [join(root, "scripts", "check-packages.mjs")],
+    [join(root, "scripts", "check-packages.mjs"), ...fromTarballs],
   ],
   // Installs the packed tarballs into an empty project with npm (needs the npm registry; never cached).
   [
     "packed tarballs install and work (idp-verify, idp-gen, a consumer, a real verification)",
     process.execPath,
-    [join(root, "scripts", "pack-smoke.mjs")],
+    [join(root, "scripts", "pack-smoke.mjs"), ...fromTarballs],
   ],
   [
     "GitHub workflows pass actionlint",
@@ -215,31 +190,124 @@ const repoChecks = [
       "html=reports/idp-verify.html",
     ],
   ],
-  // The pact-consumer tests above re-recorded pacts/; a byte of difference from git fails here.
-  [
-    "pacts/ unchanged after regeneration",
-    () => {
-      const r = spawnSync("git", ["status", "--porcelain", "--", "pacts/"], {
-        cwd: root,
-        encoding: "utf8",
-      });
-      if (r.status === 0 && r.stdout.trim() === "") return 0;
-      process.stderr.write(`pacts/ differs from git after regeneration:\n${r.stdout}${r.stderr}`);
-      return 1;
-    },
-  ],
 ];
-for (const [label, cmd, args] of repoChecks) {
-  process.stdout.write(`\n> ${label}\n`);
-  const status = typeof cmd === "function" ? cmd() : await run(cmd, args);
-  if (status === 0) passed += 1;
-  else {
-    failed += 1;
-    failures.push(`${label} (exit ${status})`);
+const [turboStatus, scriptsStatus, checkStatuses] = await Promise.all([
+  turbo("typecheck", "lint", "test", ...(buildStatus === 0 ? ["--only"] : [])),
+  // The repository scripts' own tests (run-bin, this output filter, the READMEs' --help blocks
+  // against the bins just built, the Markdown link check), counted per test like a package's.
+  run(
+    "pnpm",
+    [
+      "exec",
+      "vitest",
+      "run",
+      "--config",
+      "scripts/vitest.config.mjs",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${scriptsReport}`,
+    ],
+    { label: "the repository scripts' tests (scripts/test)" },
+  ),
+  Promise.all(repoChecks.map(([label, cmd, args]) => run(cmd, args, { label }))),
+]);
+rmSync(tarballs, { recursive: true, force: true });
+
+// Each turbo task but the tests (counted per test below) is one check.
+const summaries = existsSync(summaryDir)
+  ? readdirSync(summaryDir).filter((f) => f.endsWith(".json"))
+  : [];
+/** Each package's test task's exit code (a worker that crashed leaves a report without failures). */
+const testExit = new Map();
+for (const file of summaries) {
+  const summary = JSON.parse(readFileSync(join(summaryDir, file), "utf8"));
+  for (const task of summary.tasks ?? []) {
+    const code = task.execution?.exitCode;
+    if (task.task === "test") {
+      // Counted per test below; how the run ended is kept for a run whose report has no failure.
+      testExit.set(task.package, code);
+      continue;
+    }
+    if (code === undefined || code === null) continue; // not run (dependency failed): counted there
+    if (code === 0) passed += 1;
+    else {
+      failed += 1;
+      failures.push(`${task.taskId} exited ${code}`);
+    }
   }
 }
+if (summaries.length < 2 && (buildStatus !== 0 || turboStatus !== 0)) {
+  failed += 1;
+  failures.push(`turbo exited ${buildStatus || turboStatus} without a run summary`);
+}
+
+for (const dir of packageDirs) {
+  const report = join(dir, ".vitest-report.json");
+  const name = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name;
+  if (!existsSync(report)) {
+    if (existsSync(join(dir, "vitest.config.ts"))) {
+      failed += 1;
+      failures.push(`${name}: no test report (its tests did not run)`);
+    }
+    continue;
+  }
+  const r = JSON.parse(readFileSync(report, "utf8"));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  if (r.numFailedTests > 0) failures.push(`${name}: ${r.numFailedTests} test(s) failed`);
+  // A test that neither passed nor failed did not run to its end (a skipped one, or every test of a
+  // file whose worker crashed): never a pass.
+  const notRun = r.numTotalTests - r.numPassedTests - r.numFailedTests;
+  if (notRun > 0) {
+    failed += notRun;
+    failures.push(`${name}: ${notRun} test(s) did not run to their end`);
+  }
+  if (r.numFailedTestSuites > 0 && r.numFailedTests === 0 && notRun === 0) {
+    failed += r.numFailedTestSuites;
+    failures.push(`${name}: ${r.numFailedTestSuites} test file(s) failed to run`);
+  }
+  const exit = testExit.get(name);
+  if (
+    exit !== undefined &&
+    exit !== null &&
+    exit !== 0 &&
+    r.numFailedTests === 0 &&
+    notRun === 0 &&
+    r.numFailedTestSuites === 0
+  ) {
+    failed += 1;
+    failures.push(`${name}: its test run exited ${exit} (an unhandled error)`);
+  }
+}
+
+if (existsSync(scriptsReport)) {
+  const r = JSON.parse(readFileSync(scriptsReport, "utf8"));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
+  if (r.numFailedTests > 0) failures.push(`scripts: ${r.numFailedTests} test(s) failed`);
+  else if (r.numFailedTestSuites > 0)
+    failures.push(`scripts: ${r.numFailedTestSuites} test file(s) failed to run`);
+} else {
+  failed += 1;
+  failures.push(`scripts: no test report (vitest exited ${scriptsStatus})`);
+}
+
+for (const [i, [label]] of repoChecks.entries()) count(label, checkStatuses[i]);
+
+// The pact-consumer tests above re-recorded pacts/; a byte of difference from git fails here.
+process.stdout.write("\n> pacts/ unchanged after regeneration\n");
+const pacts = spawnSync("git", ["status", "--porcelain", "--", "pacts/"], {
+  cwd: root,
+  encoding: "utf8",
+});
+const pactsSame = pacts.status === 0 && pacts.stdout.trim() === "";
+if (!pactsSame)
+  process.stderr.write(
+    `pacts/ differs from git after regeneration:\n${pacts.stdout}${pacts.stderr}`,
+  );
+count("pacts/ unchanged after regeneration", pactsSame ? 0 : 1);
 
 if (failures.length > 0)
   process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join("\n")}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
-process.exitCode = failed === 0 && turboStatus === 0 ? 0 : 1;
+process.exitCode = failed === 0 && buildStatus === 0 && turboStatus === 0 ? 0 : 1;

@@ -10,5 +10,7 @@ export default defineConfig({
     include: ["scripts/test/**/*.test.mjs"],
     setupFiles: [fileURLToPath(new URL("../vitest.setup.ts", import.meta.url))],
     testTimeout: 60_000,
+    // One worker for every file (as the packages, vitest.shared.ts).
+    isolate: false,
   },
 });
