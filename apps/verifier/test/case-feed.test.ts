@@ -99,6 +99,42 @@ describe("the case thread", () => {
     30_000,
   );
 
+  it("should give a run on a kept thread the cases a new thread gives, and nothing of the run before", async () => {
+    // Arrange: a run that stops with batches of big bodies still asked for on its thread.
+    const id = "R6.no-5xx";
+    const first = new CaseFeed({
+      setup,
+      checkIds: [id, "R4.valid-accepted.createSchema"],
+      slot: 0,
+    });
+    await first.ready;
+    for (let i = 0; i < 40; i++) await first.next(id);
+    await first.close();
+    // Act: the next run of this process takes the kept thread.
+    const second = new CaseFeed({ setup, checkIds: [id], slot: 0 });
+    const fed: ReturnType<typeof shape>[] = [];
+    try {
+      await second.ready;
+      for (let i = 0; i < TAKE; i++) fed.push(shape(await second.next(id), true, undefined));
+    } finally {
+      await second.close();
+    }
+    // Assert: the check's examples, then its own cases from the seed, as a fresh thread gives them.
+    const ctx = ruleContext(setup, defaultProfile, new Secrets(), 0);
+    const def = CHECKS.find((c) => c.info.id === id);
+    if (!def) throw new Error(`no check ${id}`);
+    const examples = def.examples?.(ctx) ?? [];
+    const own = casesOf(def.cases(ctx), checkSeed(SEED, id));
+    const expected = Array.from({ length: TAKE }, (_, i) =>
+      shape(
+        i < examples.length ? (examples[i] as Case) : (own.next().value as Case),
+        false,
+        undefined,
+      ),
+    );
+    expect(fed).toEqual(expected);
+  });
+
   it("should refuse a check it does not generate, and everything once closed", async () => {
     // Arrange
     const other = new CaseFeed({ setup, checkIds: ["R6.no-5xx"], slot: 0 });

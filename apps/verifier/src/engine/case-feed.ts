@@ -22,6 +22,17 @@ export interface FeedRequest {
   readonly checkId: string;
   readonly count: number;
 }
+/**
+ * To the case thread: a run's job (`no` numbers the thread's jobs; a reply carries the `no` of the
+ * job it belongs to), or more cases for job `no`.
+ */
+export type FeedMessage =
+  | {
+      readonly type: "job";
+      readonly no: number;
+      readonly job: CaseFeedJob & { readonly first: number };
+    }
+  | { readonly type: "requests"; readonly no: number; readonly requests: readonly FeedRequest[] };
 /** One case on the wire: its body is `length` bytes at `offset` of the batch's buffer. */
 export interface WireCase {
   readonly operation: DetailedOperationId;
@@ -33,7 +44,7 @@ export interface WireCase {
   readonly length: number;
   readonly prepared?: { readonly value: unknown };
 }
-export type FeedReply =
+export type FeedReply = { readonly no: number } & (
   | {
       readonly type: "ready";
       /** How many examples each check's stream begins with (they come before its cases). */
@@ -47,7 +58,45 @@ export type FeedReply =
       readonly items: readonly WireCase[];
       readonly buffer: ArrayBuffer;
     }
-  | { readonly type: "error"; readonly checkId?: string; readonly message: string };
+  | { readonly type: "error"; readonly checkId?: string; readonly message: string }
+);
+
+/**
+ * Case threads between the runs of this process, kept for the next run (a test file, a library
+ * user verifying more than once): no thread is started while another is being terminated, which
+ * can crash Node (nodejs/node#56312: a test worker ended with SIGSEGV in a file of back-to-back
+ * runs), and a run skips loading the thread's modules. An idle thread keeps no process alive.
+ */
+const idle: Worker[] = [];
+/** Idle case threads kept at most (runs of one process at the same time are few). */
+const IDLE_KEPT = 2;
+let jobs = 0;
+
+function takeThread(): Worker {
+  const kept = idle.pop();
+  if (kept) {
+    kept.ref();
+    return kept;
+  }
+  const w = startWorker("case-worker", "case-worker", undefined);
+  // A thread that ends while idle is never handed out again.
+  w.on("exit", () => {
+    const i = idle.indexOf(w);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  return w;
+}
+
+async function giveBack(w: Worker): Promise<void> {
+  w.removeAllListeners("message");
+  w.removeAllListeners("error");
+  if (idle.length >= IDLE_KEPT) {
+    await w.terminate();
+    return;
+  }
+  w.unref();
+  idle.push(w);
+}
 
 /**
  * Cases asked for at once (fewer come when their bodies reach 2 MiB); a check keeps up to twice
@@ -96,17 +145,30 @@ export class CaseFeed {
   #pending: FeedRequest[] = [];
   #examples: Readonly<Record<string, number>> = {};
   readonly #runs: number;
+  /** This run's job number on its thread. */
+  readonly #no: number;
+  /** The thread itself failed or ended: it is not handed to another run. */
+  #threadFailed = false;
+  #onExit: ((code: number) => void) | undefined;
 
   constructor(job: CaseFeedJob) {
     // Each check's first batch is made before the thread says it is ready (so before the run's
     // first request): the checks start with cases waiting for them.
-    const data: CaseFeedJob & { readonly first: number } = { ...job, first: BATCH };
     this.#runs = job.setup.runs;
-    this.#worker = startWorker("case-worker", "case-worker", data);
+    this.#worker = takeThread();
+    const no = ++jobs;
+    this.#no = no;
+    this.#worker.postMessage({
+      type: "job",
+      no,
+      job: { ...job, first: BATCH },
+    } satisfies FeedMessage);
     for (const id of job.checkIds)
       this.#streams.set(id, { cases: [], asked: BATCH, taken: 0, received: 0, waiting: undefined });
     this.ready = new Promise((resolve, reject) => {
       this.#worker.on("message", (m: FeedReply) => {
+        // What the thread made for an earlier run is dropped.
+        if (m.no !== no) return;
         if (m.type === "ready") {
           this.#examples = m.examples;
           for (const id of job.checkIds) this.#topUp(id);
@@ -115,17 +177,20 @@ export class CaseFeed {
         else if (m.checkId !== undefined) this.#fail(m.checkId, new Error(m.message));
         else {
           const e = new Error(`the case thread failed: ${m.message}`);
+          this.#threadFailed = true;
           reject(e);
           this.#failAll(e);
         }
       });
       const lost = (why: string) => {
+        this.#threadFailed = true;
         const e = new Error(`the case thread ${why}`);
         reject(e);
         this.#failAll(e);
       };
       this.#worker.on("error", (e) => lost(`failed: ${e.message}`));
-      this.#worker.on("exit", (code) => lost(`ended (exit ${code})`));
+      this.#onExit = (code: number) => lost(`ended (exit ${code})`);
+      this.#worker.on("exit", this.#onExit);
     });
     // Unawaited until a check asks; a failure reaches each check through `next`.
     this.ready.catch(() => undefined);
@@ -156,13 +221,14 @@ export class CaseFeed {
     });
   }
 
-  /** Stops the case thread (the cases it made ahead are dropped). */
+  /** Ends the run's job (the cases the thread made ahead are dropped); the thread is kept. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#failed ??= new Error("the case feed is closed");
-    this.#worker.removeAllListeners("exit");
-    await this.#worker.terminate();
+    if (this.#onExit) this.#worker.off("exit", this.#onExit);
+    if (this.#threadFailed) await this.#worker.terminate();
+    else await giveBack(this.#worker);
   }
 
   #take(s: Stream): Case {
@@ -191,7 +257,12 @@ export class CaseFeed {
   #flush(): void {
     const requests = this.#pending;
     this.#pending = [];
-    if (!this.#closed && requests.length > 0) this.#worker.postMessage(requests);
+    if (!this.#closed && requests.length > 0)
+      this.#worker.postMessage({
+        type: "requests",
+        no: this.#no,
+        requests,
+      } satisfies FeedMessage);
   }
 
   #receive(id: string, requested: number, items: readonly WireCase[], buffer: ArrayBuffer): void {

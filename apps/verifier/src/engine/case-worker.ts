@@ -2,21 +2,19 @@
 // exactly the order the check would, and sends them to the thread that sends and judges them with
 // their bodies already encoded as UTF-8 (one transferred buffer per batch: nothing is copied).
 import { Buffer } from "node:buffer";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { loadProfile } from "@idp/contracts";
 import { firstLineOf } from "../errors.ts";
 import { checkSeed } from "../rules/check-seed.ts";
 import { CHECKS } from "../rules/index.ts";
 import type { Case } from "../rules/types.ts";
 import { Secrets } from "../secrets.ts";
-import type { CaseFeedJob, FeedReply, FeedRequest, WireCase } from "./case-feed.ts";
+import type { CaseFeedJob, FeedMessage, FeedReply, FeedRequest, WireCase } from "./case-feed.ts";
 import { casesOf } from "./cases.ts";
 import { ruleContext } from "./rule-context.ts";
 
-const job = workerData as CaseFeedJob & { readonly first: number };
 const port = parentPort;
 if (!port) throw new Error("case-worker: not a worker thread");
-const post = (m: FeedReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
 /** The most body bytes of one batch (at least one case). */
 const BATCH_BYTES = 2 * 1024 * 1024;
@@ -28,46 +26,60 @@ const BATCH_BYTES = 2 * 1024 * 1024;
  */
 let scratch = Buffer.allocUnsafeSlow(BATCH_BYTES * 2);
 
-const streams = new Map<string, { cases: Iterator<Case>; prepare?: (c: Case) => unknown }>();
-const counts: Record<string, number> = {};
+/**
+ * The job in hand: the thread is kept between the runs of a process (case-feed.ts), one job at a
+ * time; each reply carries its job's number, and requests for another job are not answered.
+ */
+let no = -1;
+let streams = new Map<string, { cases: Iterator<Case>; prepare?: (c: Case) => unknown }>();
+let counts: Record<string, number> = {};
+const post = (m: FeedReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
 /** A check's examples (sent first, every run the same), then its generated cases. */
 function* withExamples(examples: readonly Case[], cases: Iterator<Case>): Generator<Case> {
   yield* examples;
   for (;;) yield cases.next().value as Case;
 }
-try {
-  const profile = loadProfile(job.setup.profileArg, { cwd: job.setup.cwd });
-  // The arbitraries register what they send of the credentials here too; the sending thread
-  // builds its own (for shrinking), so its scrubbing never depends on this thread.
-  const secrets = new Secrets();
-  for (const v of job.setup.secretValues) secrets.add(v, undefined);
-  const ctx = ruleContext(job.setup, profile, secrets, job.slot);
-  for (const id of job.checkIds) {
-    const def = CHECKS.find((c) => c.info.id === id);
-    if (!def) throw new Error(`unknown check ${id}`);
-    const prepare = def.prepare;
-    const examples = def.examples?.(ctx) ?? [];
-    counts[id] = examples.length;
-    streams.set(id, {
-      cases: withExamples(examples, casesOf(def.cases(ctx), checkSeed(job.setup.seed, id))),
-      ...(prepare ? { prepare: (c: Case) => prepare(c, ctx) } : {}),
-    });
+
+/** Starts job `jobNo`: every check's stream from the seed, each one's first batch, then ready. */
+function start(jobNo: number, job: CaseFeedJob & { readonly first: number }): void {
+  no = jobNo;
+  streams = new Map();
+  counts = {};
+  try {
+    const profile = loadProfile(job.setup.profileArg, { cwd: job.setup.cwd });
+    // The arbitraries register what they send of the credentials here too; the sending thread
+    // builds its own (for shrinking), so its scrubbing never depends on this thread.
+    const secrets = new Secrets();
+    for (const v of job.setup.secretValues) secrets.add(v, undefined);
+    const ctx = ruleContext(job.setup, profile, secrets, job.slot);
+    for (const id of job.checkIds) {
+      const def = CHECKS.find((c) => c.info.id === id);
+      if (!def) throw new Error(`unknown check ${id}`);
+      const prepare = def.prepare;
+      const examples = def.examples?.(ctx) ?? [];
+      counts[id] = examples.length;
+      streams.set(id, {
+        cases: withExamples(examples, casesOf(def.cases(ctx), checkSeed(job.setup.seed, id))),
+        ...(prepare ? { prepare: (c: Case) => prepare(c, ctx) } : {}),
+      });
+    }
+    // Every check's first batch, unasked (the feed counts on it), then ready.
+    for (const id of job.checkIds)
+      generate(
+        { checkId: id, count: job.first },
+        // No more than the check can take; the feed counts the batch as `first` asked.
+        Math.min(job.first, (counts[id] ?? 0) + job.setup.runs),
+      );
+    post({ no, type: "ready", examples: counts });
+  } catch (e) {
+    post({ no, type: "error", message: firstLineOf(e) });
   }
-  // Every check's first batch, unasked (the feed counts on it), then ready.
-  for (const id of job.checkIds)
-    generate(
-      { checkId: id, count: job.first },
-      // No more than the check can take; the feed counts the batch as `first` asked.
-      Math.min(job.first, (counts[id] ?? 0) + job.setup.runs),
-    );
-  post({ type: "ready", examples: counts });
-} catch (e) {
-  post({ type: "error", message: firstLineOf(e) });
 }
 
-port.on("message", (requests: readonly FeedRequest[]) => {
-  for (const m of requests) generate(m);
+port.on("message", (m: FeedMessage) => {
+  if (m.type === "job") start(m.no, m.job);
+  else if (m.no === no) for (const r of m.requests) generate(r);
 });
 
 /** Generates a batch of a check's cases and sends them, encoded. */
@@ -104,9 +116,9 @@ function generate(m: FeedRequest, count = m.count): void {
     // One buffer for the batch, each body at its offset: the sender sends views of it.
     const buffer = new ArrayBuffer(total);
     new Uint8Array(buffer).set(scratch.subarray(0, total));
-    post({ type: "cases", checkId: m.checkId, requested: m.count, items, buffer }, [buffer]);
+    post({ no, type: "cases", checkId: m.checkId, requested: m.count, items, buffer }, [buffer]);
   } catch (e) {
-    post({ type: "error", checkId: m.checkId, message: firstLineOf(e) });
+    post({ no, type: "error", checkId: m.checkId, message: firstLineOf(e) });
   }
 }
 
