@@ -356,23 +356,21 @@ async function explain(run: CheckRun, last: Outcome): Promise<string | undefined
   if (!explainer) return undefined;
   // The probes' failures are confirmed together at the end (their settle times overlap): if one's
   // answer may have been another request's, the line is left out rather than built on it.
-  const unconfirmed: Outcome[] = [];
+  const own: Promise<boolean>[] = [];
   try {
     const line = await explainer(last.case, {
       ctx: run.e.rules,
       resend: async (c) => {
         const o = await run.exec(c, last.batch, run.laterIndex(), false);
-        if (!o.answer) throw new Error("explain: no answer");
-        if (o.confirm) unconfirmed.push(o);
-        return o.answer;
+        const answer = o.answer;
+        if (!answer) throw new Error("explain: no answer");
+        if (o.confirm) own.push(o.confirm().then((confirmed) => confirmed.answer === answer));
+        return answer;
       },
       neighbour: () => Promise.reject(new Error("explain: no neighbour calls")),
       createdBefore: () => Promise.resolve(false),
     });
-    const confirmed = await Promise.all(
-      unconfirmed.map((o) => (o.confirm as () => Promise<Outcome>)()),
-    );
-    return confirmed.every((o, i) => o.answer === unconfirmed[i]?.answer) ? line : undefined;
+    return (await Promise.all(own)).every(Boolean) ? line : undefined;
   } catch {
     return undefined;
   }
@@ -432,33 +430,30 @@ async function shrink(
       interruptAfterTimeLimit: Math.max(1_000, e.deadline - performance.now()),
       markInterruptAsFailure: false,
     });
-    // Before the shrink's state is closed: a resend and a probe of a push need its login user.
-    if (details.failed && last.confirm) {
-      last = await last.confirm();
-      // Its answer was another request's, and its own passes: the shrink's path is not to be
-      // trusted, and the first failure (confirmed) is cited as it was found.
-      if (!last.verdict || last.verdict.ok) {
-        last = original;
-        note = "not shrunk: a shrinking step's answer may have been another request's";
-      }
-    }
-    if (details.failed && last !== original && last.verdict && !last.verdict.ok)
-      explained = await explain(run, last);
+    // Before the shrink's state is closed (a resend and a probe of a push need its login user):
+    // the cited step's answer confirmed as its own request's.
+    const cited = details.failed && last.confirm ? await last.confirm() : last;
+    // Its answer was another request's, and its own passes: the shrink's path is not to be trusted.
+    const notOwn = cited !== last && (cited.verdict === undefined || cited.verdict.ok);
+    last = cited;
+    const shrunk = details.failed && last.verdict !== undefined && !last.verdict.ok;
+    if (shrunk) explained = await explain(run, last);
     if (batch) {
       run.batches?.close(batch);
       await run.batches?.drain();
     }
-    if (note !== undefined) {
-      // the shrink's answer was another request's: cited as found (above)
-    } else if (details.failed && last.verdict && !last.verdict.ok) {
+    if (shrunk) {
       path = details.counterexamplePath ?? path;
       shrinks = details.numShrinks;
       if (details.interrupted) note = "shrinking stopped by the time limit";
     } else {
+      // The first failure (confirmed) is cited as it was found.
       last = original;
-      note = details.failed
-        ? `the check itself failed while shrinking: ${firstLineOf(details.errorInstance)}`
-        : "not shrunk: the case did not fail again when sent once more (is the provider's answer stable?)";
+      note = notOwn
+        ? "not shrunk: a shrinking step's answer may have been another request's"
+        : details.failed
+          ? `the check itself failed while shrinking: ${firstLineOf(details.errorInstance)}`
+          : "not shrunk: the case did not fail again when sent once more (is the provider's answer stable?)";
     }
   }
   const v = last.verdict && !last.verdict.ok ? last.verdict : undefined;

@@ -748,9 +748,11 @@ export class H1Pool implements Transport {
           if (!oldest) return;
           oldest.destroy();
         }
-      } else c = this.#quiet();
-      // A connection quiet by the clock waits for its turn: a turn costs less than a new connection.
-      if (!c && this.#turnPending) return;
+      } else {
+        c = this.#quiet();
+        // A connection quiet by the clock waits for its turn: a turn costs less than a new one.
+        if (!c && this.#turnPending) return;
+      }
       if (!c) {
         if (this.#all.size >= this.#max) {
           // Every connection is busy or not yet quiet: the first to be quiet takes the request.
