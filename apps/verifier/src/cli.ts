@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-import { runCli } from "./run.ts";
+import { startEarly } from "./early-start.ts";
 
 process.env.PACT_DO_NOT_TRACK ??= "true";
+startEarly(process.argv.slice(2));
+// Loaded after the early threads have started (a static import would load it first).
+const { runCli } = await import("./run.ts");
 const code = await runCli(process.argv.slice(2), process.env, {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Worker } from "node:worker_threads";
 import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart } from "./embedded-messages.ts";
 import { startWorker } from "./engine/worker-file.ts";
 import { firstLineOf, VerifyError } from "./errors.ts";
@@ -44,36 +45,100 @@ export const embeddedCredentials = (): Credentials => ({
   password: randomBytes(24).toString("base64url"),
 });
 
-async function startInItsThread(
-  credentials: Credentials,
-  warn: (line: string) => void,
-): Promise<EmbeddedProvider> {
+/** The embedded provider's thread, its listeners attached from its start (no message is lost). */
+interface Spawned {
+  readonly worker: Worker;
+  readonly credentials: Credentials;
+  readonly listening: Promise<EmbeddedReply & { type: "listening" }>;
+  /** Where its error-level log lines go; those that come before one is set wait for it. */
+  warn(to: (line: string) => void): void;
+  /** Called once the provider has closed. */
+  onClosed(then: () => void): void;
+}
+
+function spawnEmbedded(credentials: Credentials): Spawned {
   const start: EmbeddedStart = { credentials };
   const worker = startWorker("embedded-worker", "../embedded-worker", start);
   let closed: (() => void) | undefined;
+  let warn: ((line: string) => void) | undefined;
+  const early: string[] = [];
   const listening = new Promise<EmbeddedReply & { type: "listening" }>((resolve, reject) => {
     worker.on("message", (m: EmbeddedReply) => {
       if (m.type === "listening") resolve(m);
       else if (m.type === "failed")
         reject(startFailure(Object.assign(new Error(m.message), m.code ? { code: m.code } : {})));
-      else if (m.type === "log") warn(`embedded provider: ${m.message}`);
-      else if (m.type === "closed") closed?.();
+      else if (m.type === "log") {
+        const line = `embedded provider: ${m.message}`;
+        if (warn) warn(line);
+        else early.push(line);
+      } else if (m.type === "closed") closed?.();
     });
     worker.on("error", (e) => reject(notStarted(e)));
     worker.on("exit", (code) =>
       reject(notStarted(new Error(`its thread ended (exit code ${code}) before it listened`))),
     );
   });
+  // Awaited by the run that takes it; a thread started early and never taken fails unheard.
+  listening.catch(() => undefined);
+  return {
+    worker,
+    credentials,
+    listening,
+    warn: (to) => {
+      warn = to;
+      for (const line of early.splice(0)) to(line);
+    },
+    onClosed: (then) => {
+      closed = then;
+    },
+  };
+}
+
+/** The thread started by startEmbeddedEarly, until a run takes it. */
+let early: Spawned | undefined;
+
+/**
+ * Starts the embedded provider's thread now, with fresh credentials, for the run to come (the CLI,
+ * before it loads the rest of the verifier: the thread's half second of loading @idp/provider then
+ * overlaps the CLI's own). Unreferenced until a run takes it: a run that never does (bad
+ * arguments, --help) exits as if it had not been started.
+ */
+export function startEmbeddedEarly(): void {
+  if (early) return;
+  early = spawnEmbedded(embeddedCredentials());
+  early.worker.unref();
+}
+
+/** The credentials the next embedded provider will have: the early thread's, or fresh ones. */
+export const nextEmbeddedCredentials = (): Credentials =>
+  early?.credentials ?? embeddedCredentials();
+
+function takeSpawned(credentials: Credentials): Spawned {
+  const kept = early;
+  early = undefined;
+  if (kept && kept.credentials === credentials) {
+    kept.worker.ref();
+    return kept;
+  }
+  if (kept) void kept.worker.terminate();
+  return spawnEmbedded(credentials);
+}
+
+async function startInItsThread(
+  credentials: Credentials,
+  warn: (line: string) => void,
+): Promise<EmbeddedProvider> {
+  const spawned = takeSpawned(credentials);
+  const { worker } = spawned;
+  spawned.warn(warn);
   try {
-    const { baseUrl, providerStatesUrl } = await listening;
+    const { baseUrl, providerStatesUrl } = await spawned.listening;
     return {
       baseUrl,
       providerStatesUrl,
       credentials,
       close: async () => {
-        const done = new Promise<void>((resolve) => {
-          closed = resolve;
-        });
+        const done = new Promise<void>((resolve) => spawned.onClosed(resolve));
         worker.postMessage({ type: "close" } satisfies EmbeddedRequest);
         await done;
         await worker.terminate();

@@ -3,8 +3,8 @@ import type { Worker } from "node:worker_threads";
 import type { DetailedOperationId } from "@idp/contracts";
 import type { AuthSpec } from "../rules/auth.ts";
 import type { Case, SentBody } from "../rules/types.ts";
+import { giveBack, takeThread } from "./case-threads.ts";
 import type { ConformanceSetup } from "./setup.ts";
-import { startWorker } from "./worker-file.ts";
 
 // Generating a case (a stressed body is up to 1 MiB of text) and encoding it cost idp-verify more
 // than sending and judging it: done in the thread that owns the sockets, they held up every answer
@@ -61,42 +61,8 @@ export type FeedReply = { readonly no: number } & (
   | { readonly type: "error"; readonly checkId?: string; readonly message: string }
 );
 
-/**
- * Case threads between the runs of this process, kept for the next run (a test file, a library
- * user verifying more than once): no thread is started while another is being terminated, which
- * can crash Node (nodejs/node#56312: a test worker ended with SIGSEGV in a file of back-to-back
- * runs), and a run skips loading the thread's modules. An idle thread keeps no process alive.
- */
-const idle: Worker[] = [];
-/** Idle case threads kept at most (runs of one process at the same time are few). */
-const IDLE_KEPT = 2;
+/** Jobs handed to case threads by this process (numbers each job). */
 let jobs = 0;
-
-function takeThread(): Worker {
-  const kept = idle.pop();
-  if (kept) {
-    kept.ref();
-    return kept;
-  }
-  const w = startWorker("case-worker", "case-worker", undefined);
-  // A thread that ends while idle is never handed out again.
-  w.on("exit", () => {
-    const i = idle.indexOf(w);
-    if (i >= 0) idle.splice(i, 1);
-  });
-  return w;
-}
-
-async function giveBack(w: Worker): Promise<void> {
-  w.removeAllListeners("message");
-  w.removeAllListeners("error");
-  if (idle.length >= IDLE_KEPT) {
-    await w.terminate();
-    return;
-  }
-  w.unref();
-  idle.push(w);
-}
 
 /**
  * Cases asked for at once (fewer come when their bodies reach 2 MiB); a check keeps up to twice
@@ -104,6 +70,12 @@ async function giveBack(w: Worker): Promise<void> {
  * requests) was no faster in bench:verifier and held 60 MiB more.
  */
 const BATCH = 32;
+/**
+ * Cases of each check made before the thread says it is ready (the run's first request waits for
+ * them); the rest follow in batches of BATCH. The first batches of every check (stressed bodies of
+ * up to 1 MiB among them) were a third of a second of the embedded run's start at 32.
+ */
+const FIRST = 4;
 
 /** A body already encoded: the bytes are sent as they are; the text is decoded only if read. */
 export function encodedBody(kind: SentBody["kind"], note: string, bytes: Buffer): SentBody {
@@ -161,10 +133,10 @@ export class CaseFeed {
     this.#worker.postMessage({
       type: "job",
       no,
-      job: { ...job, first: BATCH },
+      job: { ...job, first: FIRST },
     } satisfies FeedMessage);
     for (const id of job.checkIds)
-      this.#streams.set(id, { cases: [], asked: BATCH, taken: 0, received: 0, waiting: undefined });
+      this.#streams.set(id, { cases: [], asked: FIRST, taken: 0, received: 0, waiting: undefined });
     this.ready = new Promise((resolve, reject) => {
       this.#worker.on("message", (m: FeedReply) => {
         // What the thread made for an earlier run is dropped.

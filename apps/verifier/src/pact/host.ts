@@ -1,10 +1,11 @@
-import { fork } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rootCertificates } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { VerifyError } from "../errors.ts";
 import type { ProxySettings, TlsSettings } from "../http/settings.ts";
+import { JOB_END } from "./job-end.ts";
 import type { PactJob, PactJobResult } from "./worker.ts";
 
 /** The worker beside this module: pact-worker.mjs when built, worker.ts from source. */
@@ -48,7 +49,112 @@ export function pactTlsEnv(tls: TlsSettings | undefined, dir: string): Record<st
   return { SSL_CERT_FILE: file };
 }
 
-/** Forks a worker, hands it the job over IPC, and kills it after `deadlineMs` at the latest. */
+/** The environment a worker runs a job in: the run's own, less what only our options may set. */
+function jobEnv(proxy: ProxySettings, tlsEnv: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  // pact-core reads PACT_BROKER_* and PACT_DESCRIPTION-style filters from the environment: only
+  // our options may choose the pacts, the credentials and whether results are published.
+  for (const [k, v] of Object.entries(process.env))
+    if (
+      v !== undefined &&
+      !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$|VERIFIER_)/.test(k) &&
+      !/^(https?|no|all)_proxy$/i.test(k) &&
+      !/^SSL_CERT_(FILE|DIR)$/.test(k)
+    )
+      env[k] = v;
+  return {
+    ...env,
+    ...pactProxyEnv(proxy),
+    ...tlsEnv,
+    NODE_NO_WARNINGS: "1",
+    PACT_DO_NOT_TRACK: "true",
+  };
+}
+
+/**
+ * Workers between the runs of this process, kept for the next run: a worker spends about a third
+ * of a second of CPU starting Node and loading pact-core, once per run and instance otherwise.
+ * Each job carries its whole environment, which the worker takes in place of its own before Pact
+ * reads it, so a kept worker runs a job as a new one would. A worker that crashed, failed or ran
+ * out of time is never kept. Idle, a worker keeps no process alive, and ends with its parent.
+ */
+const idle: ChildProcess[] = [];
+/** Idle workers kept at most: one per Pact instance a run starts (--threads, two by default). */
+const IDLE_KEPT = 2;
+
+let forked = 0;
+
+/** How many workers this process has started, and the idle ones' pids (tests). */
+export const pactWorkers = (): { readonly forked: number; readonly idle: readonly number[] } => ({
+  forked,
+  idle: idle.flatMap((c) => (c.pid === undefined ? [] : [c.pid])),
+});
+
+function forkWorker(): ChildProcess {
+  forked += 1;
+  const path = workerPath();
+  const child = fork(path, [], {
+    // From source (tests), Node strips the worker's types; never inherit the parent's flags.
+    execArgv: path.endsWith(".ts") ? ["--experimental-strip-types", "--no-warnings"] : [],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    // Replaced by each job's own (jobEnv) before Pact runs; this one only starts Node.
+    env: { ...jobEnv({}, {}) },
+  });
+  child.on("exit", () => {
+    const i = idle.indexOf(child);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  return child;
+}
+
+/** What holds a child's process, IPC channel and pipes in the event loop. */
+function holdLoop(child: ChildProcess, hold: boolean): void {
+  const handles = [child, child.channel, child.stdout, child.stderr] as const;
+  for (const h of handles) {
+    const handle = h as { ref?: () => void; unref?: () => void } | null | undefined;
+    if (hold) handle?.ref?.();
+    else handle?.unref?.();
+  }
+}
+
+function takeWorker(): ChildProcess {
+  const kept = idle.pop();
+  if (kept) {
+    holdLoop(kept, true);
+    return kept;
+  }
+  return forkWorker();
+}
+
+function keepWorker(child: ChildProcess): void {
+  child.stdout?.removeAllListeners("data");
+  child.stderr?.removeAllListeners("data");
+  child.removeAllListeners("message");
+  child.removeAllListeners("error");
+  child.removeAllListeners("close");
+  if (idle.length >= IDLE_KEPT || child.exitCode !== null || !child.connected) {
+    child.kill("SIGKILL");
+    return;
+  }
+  holdLoop(child, false);
+  idle.push(child);
+}
+
+/**
+ * Starts a worker now, idle, for the run to come (the CLI, before it loads the rest of the
+ * verifier): its loading of pact-core overlaps the CLI's own.
+ */
+export function startPactWorkerEarly(): void {
+  if (idle.length > 0) return;
+  const child = forkWorker();
+  holdLoop(child, false);
+  idle.push(child);
+}
+
+/**
+ * Hands a worker (kept or new) the job over IPC, and kills it after `deadlineMs` at the latest.
+ * The job's log is its worker's output up to its end line on both streams.
+ */
 export function runPactWorker(
   job: PactJob,
   deadlineMs: number,
@@ -56,43 +162,41 @@ export function runPactWorker(
   tlsEnv: Record<string, string> = {},
 ): Promise<WorkerOutcome> {
   return new Promise((resolvePromise) => {
-    const path = workerPath();
-    const child = fork(path, [], {
-      // From source (tests), Node strips the worker's types; never inherit the parent's flags.
-      execArgv: path.endsWith(".ts") ? ["--experimental-strip-types", "--no-warnings"] : [],
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-      // pact-core reads PACT_BROKER_* and PACT_DESCRIPTION-style filters from the environment:
-      // only our options may choose the pacts, the credentials and whether results are published.
-      env: {
-        ...Object.fromEntries(
-          Object.entries(process.env).filter(
-            ([k]) =>
-              !/^PACT_(BROKER_|DESCRIPTION$|PROVIDER_STATE$|PROVIDER_NO_STATE$|VERIFIER_)/.test(
-                k,
-              ) &&
-              !/^(https?|no|all)_proxy$/i.test(k) &&
-              !/^SSL_CERT_(FILE|DIR)$/.test(k),
-          ),
-        ),
-        ...pactProxyEnv(proxy),
-        ...tlsEnv,
-        NODE_NO_WARNINGS: "1",
-        PACT_DO_NOT_TRACK: "true",
-      },
-    });
+    const child = takeWorker();
     let log = "";
-    const keep = (chunk: Buffer) => {
-      log = (log + chunk.toString("utf8")).slice(-65_536);
+    /** The streams whose end line has come (a job's output is whole once both have). */
+    let ended = 0;
+    const END = `${JOB_END}\n`;
+    const reader = () => {
+      // The end of a chunk that may be the start of the end line, kept for the next chunk.
+      let carry = "";
+      return (chunk: Buffer) => {
+        let text = carry + chunk.toString("utf8");
+        carry = "";
+        for (let at = text.indexOf(END); at >= 0; at = text.indexOf(END)) {
+          ended += 1;
+          text = text.slice(0, at) + text.slice(at + END.length);
+        }
+        for (let n = Math.min(END.length - 1, text.length); n > 0; n--)
+          if (END.startsWith(text.slice(-n))) {
+            carry = text.slice(-n);
+            text = text.slice(0, -n);
+            break;
+          }
+        log = (log + text).slice(-65_536);
+        if (answer && ended >= 2) finish(answer, true);
+      };
     };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
+    child.stdout?.on("data", reader());
+    child.stderr?.on("data", reader());
     let settled = false;
     let answer: PactJobResult | undefined;
-    const finish = (r: PactJobResult) => {
+    const finish = (r: PactJobResult, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (child.exitCode === null) child.kill("SIGKILL");
+      if (reusable) keepWorker(child);
+      else if (child.exitCode === null) child.kill("SIGKILL");
       resolvePromise({ ...r, log });
     };
     const timer = setTimeout(
@@ -104,9 +208,9 @@ export function runPactWorker(
     );
     child.on("message", (m: PactJobResult) => {
       answer = m;
+      if (ended >= 2) finish(m, true);
     });
     child.on("error", (e) => finish({ error: `cannot start Pact's verifier: ${e.message}` }));
-    // The worker exits right after its answer; waiting for its output to close keeps the log whole.
     child.on("close", (code, signal) => {
       if (answer) return finish(answer);
       const last =
@@ -119,6 +223,6 @@ export function runPactWorker(
         error: `Pact's verifier exited (${signal ?? `code ${code}`}) without results${last ? `: ${last.slice(0, 300)}` : ""}`,
       });
     });
-    child.send(job);
+    child.send({ ...job, env: jobEnv(proxy, tlsEnv) } satisfies PactJob);
   });
 }

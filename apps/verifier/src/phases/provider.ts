@@ -1,4 +1,4 @@
-import { embeddedCredentials, startEmbeddedProvider } from "../embedded.ts";
+import { nextEmbeddedCredentials, startEmbeddedProvider } from "../embedded.ts";
 import type { Credentials } from "../rules/auth.ts";
 import type { RunContext } from "./context.ts";
 
@@ -40,7 +40,7 @@ export function beginProvider(run: RunContext): ProviderStart {
         close: async () => {},
       }),
     };
-  const credentials = embeddedCredentials();
+  const credentials = nextEmbeddedCredentials();
   run.secrets.addBasic(credentials.username, credentials.password, "password");
   return {
     credentials,

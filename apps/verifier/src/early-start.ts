@@ -1,0 +1,32 @@
+import { startEmbeddedEarly } from "./embedded.ts";
+import { startCaseThreadEarly } from "./engine/case-threads.ts";
+import { startPactWorkerEarly } from "./pact/host.ts";
+
+/** The value of `--name V` or `--name=V` in argv, the last one given. */
+function flagValue(argv: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (const [i, a] of argv.entries()) {
+    if (a === name) value = argv[i + 1];
+    else if (a.startsWith(`${name}=`)) value = a.slice(name.length + 1);
+  }
+  return value;
+}
+
+/**
+ * The CLI's first step, before it loads the rest of the verifier (a third of a second of loading):
+ * the threads (and Pact's process) a run of these arguments will need start now, so their own loading (half a second
+ * each) overlaps the CLI's instead of following it. The arguments are read for a guess only: the
+ * run parses them as always, takes the threads it needs, and a thread it does not take keeps
+ * nothing alive (both start unreferenced).
+ */
+export function startEarly(argv: readonly string[]): void {
+  if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "--")) return;
+  if (flagValue(argv, "--provider-url") === undefined) startEmbeddedEarly();
+  // The case thread generates the conformance checks' cases: not needed when only pacts are asked.
+  const checks = flagValue(argv, "--checks")
+    ?.split(",")
+    .map((c) => c.trim());
+  if (checks === undefined || checks.some((c) => !c.startsWith("pact"))) startCaseThreadEarly();
+  // Pact's verifier runs in a process of its own (pact/host.ts), for the pacts of any source.
+  if (checks === undefined || checks.some((c) => c.startsWith("pact"))) startPactWorkerEarly();
+}
