@@ -14,10 +14,11 @@ function flagValue(argv: readonly string[], name: string): string | undefined {
 
 /**
  * The CLI's first step, before it loads the rest of the verifier (a third of a second of loading):
- * the threads (and Pact's process) a run of these arguments will need start now, so their own loading (half a second
- * each) overlaps the CLI's instead of following it. The arguments are read for a guess only: the
- * run parses them as always, takes the threads it needs, and a thread it does not take keeps
- * nothing alive (both start unreferenced).
+ * the threads and Pact's process a run of these arguments will need start now, so their own
+ * loading (half a second each) overlaps the CLI's instead of following it. The arguments are read
+ * for a guess only (the shared flag table would load zod first, a tenth of a second of what this
+ * saves): the run parses them as always, takes what it needs, and what it does not take keeps
+ * nothing alive (all start unreferenced).
  */
 export function startEarly(argv: readonly string[]): void {
   if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "--")) return;

@@ -5,6 +5,7 @@ import { rootCertificates } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { VerifyError } from "../errors.ts";
 import type { ProxySettings, TlsSettings } from "../http/settings.ts";
+import { Kept } from "../kept.ts";
 import { JOB_END } from "./job-end.ts";
 import type { PactJob, PactJobResult } from "./worker.ts";
 
@@ -71,85 +72,75 @@ function jobEnv(proxy: ProxySettings, tlsEnv: Record<string, string>): Record<st
   };
 }
 
+/** A worker process, held in the event loop or not: with its IPC channel and its pipes. */
+class PactWorker {
+  readonly child: ChildProcess;
+  constructor(child: ChildProcess) {
+    this.child = child;
+  }
+  ref(): void {
+    this.child.ref();
+    this.child.channel?.ref();
+    (this.child.stdout as { ref?: () => void } | null)?.ref?.();
+    (this.child.stderr as { ref?: () => void } | null)?.ref?.();
+  }
+  unref(): void {
+    this.child.unref();
+    this.child.channel?.unref();
+    (this.child.stdout as { unref?: () => void } | null)?.unref?.();
+    (this.child.stderr as { unref?: () => void } | null)?.unref?.();
+  }
+  once(event: "exit", listener: () => void): void {
+    this.child.once(event, listener);
+  }
+}
+
+let forked = 0;
+
 /**
  * Workers between the runs of this process, kept for the next run: a worker spends about a third
  * of a second of CPU starting Node and loading pact-core, once per run and instance otherwise.
  * Each job carries its whole environment, which the worker takes in place of its own before Pact
  * reads it, so a kept worker runs a job as a new one would. A worker that crashed, failed or ran
- * out of time is never kept. Idle, a worker keeps no process alive, and ends with its parent.
+ * out of time is never kept; at most two idle (one per Pact instance a run starts by default).
+ * Idle, a worker keeps no process alive, and ends with its parent (worker.ts).
  */
-const idle: ChildProcess[] = [];
-/** Idle workers kept at most: one per Pact instance a run starts (--threads, two by default). */
-const IDLE_KEPT = 2;
-
-let forked = 0;
+const workers = new Kept<PactWorker>(2, () => {
+  forked += 1;
+  const path = workerPath();
+  return new PactWorker(
+    fork(path, [], {
+      // From source (tests), Node strips the worker's types; never inherit the parent's flags.
+      execArgv: path.endsWith(".ts") ? ["--experimental-strip-types", "--no-warnings"] : [],
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      // Replaced by each job's own (jobEnv) before Pact runs; this one only starts Node.
+      env: jobEnv({}, {}),
+    }),
+  );
+});
 
 /** How many workers this process has started, and the idle ones' pids (tests). */
 export const pactWorkers = (): { readonly forked: number; readonly idle: readonly number[] } => ({
   forked,
-  idle: idle.flatMap((c) => (c.pid === undefined ? [] : [c.pid])),
+  idle: workers.idle.flatMap((w) => (w.child.pid === undefined ? [] : [w.child.pid])),
 });
 
-function forkWorker(): ChildProcess {
-  forked += 1;
-  const path = workerPath();
-  const child = fork(path, [], {
-    // From source (tests), Node strips the worker's types; never inherit the parent's flags.
-    execArgv: path.endsWith(".ts") ? ["--experimental-strip-types", "--no-warnings"] : [],
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-    // Replaced by each job's own (jobEnv) before Pact runs; this one only starts Node.
-    env: { ...jobEnv({}, {}) },
-  });
-  child.on("exit", () => {
-    const i = idle.indexOf(child);
-    if (i >= 0) idle.splice(i, 1);
-  });
-  return child;
-}
-
-/** What holds a child's process, IPC channel and pipes in the event loop. */
-function holdLoop(child: ChildProcess, hold: boolean): void {
-  const handles = [child, child.channel, child.stdout, child.stderr] as const;
-  for (const h of handles) {
-    const handle = h as { ref?: () => void; unref?: () => void } | null | undefined;
-    if (hold) handle?.ref?.();
-    else handle?.unref?.();
-  }
-}
-
-function takeWorker(): ChildProcess {
-  const kept = idle.pop();
-  if (kept) {
-    holdLoop(kept, true);
-    return kept;
-  }
-  return forkWorker();
-}
-
-function keepWorker(child: ChildProcess): void {
+/** Gives a worker whose job ended well back for the next run (or ends it). */
+function keepWorker(worker: PactWorker): void {
+  const { child } = worker;
   child.stdout?.removeAllListeners("data");
   child.stderr?.removeAllListeners("data");
   child.removeAllListeners("message");
   child.removeAllListeners("error");
   child.removeAllListeners("close");
-  if (idle.length >= IDLE_KEPT || child.exitCode !== null || !child.connected) {
-    child.kill("SIGKILL");
-    return;
-  }
-  holdLoop(child, false);
-  idle.push(child);
+  if (child.exitCode !== null || !child.connected || !workers.keep(worker)) child.kill("SIGKILL");
 }
 
 /**
  * Starts a worker now, idle, for the run to come (the CLI, before it loads the rest of the
  * verifier): its loading of pact-core overlaps the CLI's own.
  */
-export function startPactWorkerEarly(): void {
-  if (idle.length > 0) return;
-  const child = forkWorker();
-  holdLoop(child, false);
-  idle.push(child);
-}
+export const startPactWorkerEarly = (): void => workers.warm();
 
 /**
  * Hands a worker (kept or new) the job over IPC, and kills it after `deadlineMs` at the latest.
@@ -162,7 +153,8 @@ export function runPactWorker(
   tlsEnv: Record<string, string> = {},
 ): Promise<WorkerOutcome> {
   return new Promise((resolvePromise) => {
-    const child = takeWorker();
+    const worker = workers.take();
+    const { child } = worker;
     let log = "";
     /** The streams whose end line has come (a job's output is whole once both have). */
     let ended = 0;
@@ -195,7 +187,7 @@ export function runPactWorker(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (reusable) keepWorker(child);
+      if (reusable) keepWorker(worker);
       else if (child.exitCode === null) child.kill("SIGKILL");
       resolvePromise({ ...r, log });
     };
