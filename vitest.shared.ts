@@ -16,7 +16,7 @@ export default defineConfig({
     restoreMocks: true,
     // One worker process runs every file of a package (each file's setup still runs first): a fresh
     // process and module graph per file cost half of the small packages' test CPU (contracts 31 s
-    // against 14 s). The verifier's files are end-to-end runs and keep theirs (its config).
+    // against 14 s). The verifier's too (its config adds a second worker).
     isolate: false,
   },
 });
