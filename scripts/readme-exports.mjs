@@ -40,18 +40,33 @@ function kindOf(symbol, checker) {
   return "other";
 }
 
+const OPTIONS = {
+  allowImportingTsExtensions: true,
+  noEmit: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2023,
+  customConditions: ["@idp/source"],
+  skipLibCheck: true,
+};
+let published;
+/**
+ * One program over every published package's src/index.ts, made once per process: the packages
+ * import one another, so five programs parsed and bound @idp/contracts five times (and the check
+ * asks for each package twice). A file outside them gets a program of its own.
+ */
+function programOf(index) {
+  published ??= ts.createProgram(
+    PACKAGES.map((p) => join(ROOT, p.dir, "src", "index.ts")),
+    OPTIONS,
+  );
+  return published.getSourceFile(index) ? published : ts.createProgram([index], OPTIONS);
+}
+
 /** Rows `name | kind | what` for every export of a package's src/index.ts. */
 export function exportRows(dir) {
   const index = join(ROOT, dir, "src", "index.ts");
-  const program = ts.createProgram([index], {
-    allowImportingTsExtensions: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2023,
-    customConditions: ["@idp/source"],
-    skipLibCheck: true,
-  });
+  const program = programOf(index);
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(index);
   const moduleSymbol = checker.getSymbolAtLocation(source);

@@ -69,7 +69,19 @@ function runReplays(
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [VITEST, "run", "--root", dir, "--reporter=json", `--outputFile=${out}`, ...extraArgs],
+      // --no-isolate: one worker runs every file in turn. The files share nothing (each imports
+      // only vitest and reads the environment), so each one's verdict is what it is alone, and a
+      // fresh worker per file cost four fifths of the child's time (20 files: 10.2 s against 2.3 s).
+      [
+        VITEST,
+        "run",
+        "--root",
+        dir,
+        "--no-isolate",
+        "--reporter=json",
+        `--outputFile=${out}`,
+        ...extraArgs,
+      ],
       {
         env: {
           ...env,

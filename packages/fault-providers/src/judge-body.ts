@@ -133,6 +133,45 @@ interface Found {
 }
 
 /**
+ * A shape with the pattern of its place worked out once: the pattern of a value depends only on
+ * where it sits in the shape, never on the body, so the walk reads it instead of building a string
+ * per visited value (a 1 MiB body has tens of thousands).
+ */
+interface Placed {
+  readonly s: Shape;
+  readonly p: string;
+  /** Object fields in table order, each placed. */
+  readonly fields?: readonly (readonly [string, Placed])[];
+  /** Array elements or map values, placed. */
+  readonly of?: Placed;
+}
+
+function place(s: Shape, p: string): Placed {
+  switch (s.t) {
+    case "array":
+      return { s, p, of: place(s.of, `${p}[]`) };
+    case "map":
+      return { s, p, of: place(s.of, `${p}.*`) };
+    case "object":
+      return {
+        s,
+        p,
+        fields: Object.entries(s.fields).map(([k, f]) => [k, place(f, `${p}.${k}`)] as const),
+      };
+    default:
+      return { s, p };
+  }
+}
+const placedByShape = new Map<Shape, Map<string, Placed>>();
+function placed(s: Shape, root: string): Placed {
+  const byRoot = placedByShape.get(s) ?? new Map<string, Placed>();
+  placedByShape.set(s, byRoot);
+  const out = byRoot.get(root) ?? place(s, root);
+  byRoot.set(root, out);
+  return out;
+}
+
+/**
  * Walks `value` against `shape` with an explicit stack: the depth of the walk is the depth of the
  * shape (at most 6), never the depth of the body; values under unknown keys are never visited.
  */
@@ -147,12 +186,13 @@ function walk(
   const add = (list: Problem[], p: Problem) => {
     if (list.length < MAX_PROBLEMS) list.push(p);
   };
-  const stack: { v: unknown; s: Shape; at: PathNode; p: string }[] = [
-    { v: value, s: shape, at: root, p: String(root.key) },
+  const stack: { v: unknown; c: Placed; at: PathNode }[] = [
+    { v: value, c: placed(shape, String(root.key)), at: root },
   ];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { v, s, at, p } = item;
-    if (v === null && p === acceptNullAt) continue;
+    const { v, c, at } = item;
+    const s = c.s;
+    if (v === null && c.p === acceptNullAt) continue;
     if (!hasType(v, s.t)) {
       add(found.wrong, {
         kind: "wrong-type",
@@ -162,27 +202,29 @@ function walk(
       });
       continue;
     }
-    visit?.(v, s, () => formatPath(at), p);
+    visit?.(v, s, () => formatPath(at), c.p);
     switch (s.t) {
       case "array": {
         const a = v as unknown[];
+        const of = c.of as Placed;
         for (let i = a.length - 1; i >= 0; i--)
-          stack.push({ v: a[i], s: s.of, at: { parent: at, key: i }, p: `${p}[]` });
+          stack.push({ v: a[i], c: of, at: { parent: at, key: i } });
         break;
       }
       case "map": {
         const o = v as Record<string, unknown>;
+        const of = c.of as Placed;
         const keys = Object.keys(o);
         for (let i = keys.length - 1; i >= 0; i--) {
           const k = keys[i] as string;
-          stack.push({ v: o[k], s: s.of, at: { parent: at, key: k }, p: `${p}.*` });
+          stack.push({ v: o[k], c: of, at: { parent: at, key: k } });
         }
         break;
       }
       case "object": {
         const o = v as Record<string, unknown>;
-        const names = Object.keys(s.fields);
-        for (const k of names)
+        const fields = c.fields as readonly (readonly [string, Placed])[];
+        for (const [k] of fields)
           if (!Object.hasOwn(o, k) && !s.optional?.includes(k))
             add(found.missing, {
               kind: "missing-field",
@@ -191,15 +233,9 @@ function walk(
               code: "blank",
             });
         // Pushed in reverse so that fields are judged (and reported) in table order.
-        for (let i = names.length - 1; i >= 0; i--) {
-          const k = names[i] as string;
-          if (Object.hasOwn(o, k))
-            stack.push({
-              v: o[k],
-              s: s.fields[k] as Shape,
-              at: { parent: at, key: k },
-              p: `${p}.${k}`,
-            });
+        for (let i = fields.length - 1; i >= 0; i--) {
+          const [k, f] = fields[i] as readonly [string, Placed];
+          if (Object.hasOwn(o, k)) stack.push({ v: o[k], c: f, at: { parent: at, key: k } });
         }
         break;
       }
