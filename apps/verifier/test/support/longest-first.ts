@@ -1,0 +1,37 @@
+// The order the verifier's test files start in. Vitest runs the longest first when it has timings
+// from an earlier run, and the largest first when it has none, as on a fresh clone in CI: there
+// reach.test.ts (small, and the longest of all) started last, 336 s in, and ran alone for 71 s of
+// the suite's 408 on one of the two workers. The files that take longest, measured alone with
+// /usr/bin/time (CPU-s, or wall where they wait), start first in this order; the rest follow in
+// vitest's own order.
+import { basename } from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+export const LONGEST_FIRST = [
+  "reach", // 53 CPU-s: 55 runs, most of them shrinking a failure
+  "deployment", // 46 s of wall, most of it waiting on throttling gateways
+  "broker", // 30 CPU-s and a Pact Broker
+  "faults", // 30 CPU-s
+  "reports-replay", // 16 CPU-s and four vitest children
+  "reports-browser", // headless Chromium
+  "release-reasons", // a Pact Broker
+  "learn",
+  "engine",
+  "learn-walkthrough",
+  "edges",
+  "case-feed",
+  "console-output",
+  "wire",
+] as const;
+
+const rank = (spec: TestSpecification): number => {
+  const at = (LONGEST_FIRST as readonly string[]).indexOf(basename(spec.moduleId, ".test.ts"));
+  return at === -1 ? LONGEST_FIRST.length : at;
+};
+
+export class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // Array.prototype.sort is stable: the files not listed keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
