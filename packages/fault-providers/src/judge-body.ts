@@ -1,5 +1,11 @@
 // Judges a request body the way conformance.md §2-3 reads it, by walking the JSON by hand.
-import { bodyShape, type OperationId, type Reading, type Shape } from "./body-shapes.ts";
+import {
+  bodyShape,
+  type LeafType,
+  type OperationId,
+  type Reading,
+  type Shape,
+} from "./body-shapes.ts";
 
 export type ViolationKind =
   | "not-json"
@@ -137,14 +143,15 @@ interface Found {
  * where it sits in the shape, never on the body, so the walk reads it instead of building a string
  * per visited value (a 1 MiB body has tens of thousands).
  */
-interface Placed {
-  readonly s: Shape;
-  readonly p: string;
-  /** Object fields in table order, each placed. */
-  readonly fields?: readonly (readonly [string, Placed])[];
-  /** Array elements or map values, placed. */
-  readonly of?: Placed;
-}
+type Placed =
+  | { readonly s: Shape & { t: LeafType }; readonly p: string }
+  | { readonly s: Shape & { t: "array" | "map" }; readonly p: string; readonly of: Placed }
+  | {
+      readonly s: Shape & { t: "object" };
+      readonly p: string;
+      /** The fields in table order, each placed. */
+      readonly fields: readonly (readonly [string, Placed])[];
+    };
 
 function place(s: Shape, p: string): Placed {
   switch (s.t) {
@@ -162,12 +169,19 @@ function place(s: Shape, p: string): Placed {
       return { s, p };
   }
 }
+/** Placed once per shape and root, for the life of the process (the shapes are constants). */
 const placedByShape = new Map<Shape, Map<string, Placed>>();
 function placed(s: Shape, root: string): Placed {
-  const byRoot = placedByShape.get(s) ?? new Map<string, Placed>();
-  placedByShape.set(s, byRoot);
-  const out = byRoot.get(root) ?? place(s, root);
-  byRoot.set(root, out);
+  let byRoot = placedByShape.get(s);
+  if (byRoot === undefined) {
+    byRoot = new Map();
+    placedByShape.set(s, byRoot);
+  }
+  let out = byRoot.get(root);
+  if (out === undefined) {
+    out = place(s, root);
+    byRoot.set(root, out);
+  }
   return out;
 }
 
@@ -203,51 +217,42 @@ function walk(
       continue;
     }
     visit?.(v, s, () => formatPath(at), c.p);
-    switch (s.t) {
-      case "array": {
+    if ("of" in c) {
+      // An array's elements or a map's values, all of one shape.
+      if (c.s.t === "array") {
         const a = v as unknown[];
-        const of = c.of as Placed;
         for (let i = a.length - 1; i >= 0; i--)
-          stack.push({ v: a[i], c: of, at: { parent: at, key: i } });
-        break;
-      }
-      case "map": {
+          stack.push({ v: a[i], c: c.of, at: { parent: at, key: i } });
+      } else {
         const o = v as Record<string, unknown>;
-        const of = c.of as Placed;
         const keys = Object.keys(o);
         for (let i = keys.length - 1; i >= 0; i--) {
           const k = keys[i] as string;
-          stack.push({ v: o[k], c: of, at: { parent: at, key: k } });
+          stack.push({ v: o[k], c: c.of, at: { parent: at, key: k } });
         }
-        break;
       }
-      case "object": {
-        const o = v as Record<string, unknown>;
-        const fields = c.fields as readonly (readonly [string, Placed])[];
-        for (const [k] of fields)
-          if (!Object.hasOwn(o, k) && !s.optional?.includes(k))
-            add(found.missing, {
-              kind: "missing-field",
-              attribute: formatPath({ parent: at, key: k }),
-              message: "can't be blank",
-              code: "blank",
-            });
-        // Pushed in reverse so that fields are judged (and reported) in table order.
-        for (let i = fields.length - 1; i >= 0; i--) {
-          const [k, f] = fields[i] as readonly [string, Placed];
-          if (Object.hasOwn(o, k)) stack.push({ v: o[k], c: f, at: { parent: at, key: k } });
-        }
-        break;
-      }
-      default:
-        if (s.inUse && !s.inUse.includes(v as string))
-          add(found.notInUse, {
-            kind: "value-not-in-use",
-            attribute: formatPath(at),
-            message: "is not included in the list",
-            code: "inclusion",
+    } else if ("fields" in c) {
+      const o = v as Record<string, unknown>;
+      for (const [k] of c.fields)
+        if (!Object.hasOwn(o, k) && !c.s.optional?.includes(k))
+          add(found.missing, {
+            kind: "missing-field",
+            attribute: formatPath({ parent: at, key: k }),
+            message: "can't be blank",
+            code: "blank",
           });
-    }
+      // Pushed in reverse so that fields are judged (and reported) in table order.
+      for (let i = c.fields.length - 1; i >= 0; i--) {
+        const [k, f] = c.fields[i] as readonly [string, Placed];
+        if (Object.hasOwn(o, k)) stack.push({ v: o[k], c: f, at: { parent: at, key: k } });
+      }
+    } else if (c.s.inUse && !c.s.inUse.includes(v as string))
+      add(found.notInUse, {
+        kind: "value-not-in-use",
+        attribute: formatPath(at),
+        message: "is not included in the list",
+        code: "inclusion",
+      });
   }
   return found;
 }
