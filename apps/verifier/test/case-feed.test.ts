@@ -34,6 +34,7 @@ const setup: ConformanceSetup = {
   maxConsecutiveTransportFailures: 5,
   deadlineEpochMs: Date.now() + 60_000,
   maxDurationText: "60 s",
+  shrink: true,
   runId: "feed",
   replay: { profileArg: "default" },
   threads: 1,

@@ -122,6 +122,12 @@ describe("parseConfig", () => {
     expect(c.defaultPacts).toBe(true);
     expect(c.profile.name).toBe("default");
     expect(c.maxDurationMs).toBe(600_000);
+    expect(c.shrink).toBe(true);
+  });
+
+  it("--no-shrink turns shrinking off; a value for it is refused", () => {
+    expect(run(["--no-shrink"]).shrink).toBe(false);
+    expect(errorOf(["--no-shrink=yes"]).message).toMatch(/--no-shrink/);
   });
 
   it("reads --seed -5 as a value", () => {

@@ -105,7 +105,11 @@ describe("faults that need size or one exact wrong type", () => {
     async ({ options, caught, rules }) => {
       provider = await startHandProvider({ credentials: CREDENTIALS, ...options });
       for (const seed of SEEDS) {
-        const run = await verifyReport(against(provider, CHECKS, { seed, runs: 100 }));
+        // Whether the fault is reached, and by which check, is known before shrinking starts: the
+        // counterexample's size is not what this asserts (the last two tests below shrink).
+        const run = await verifyReport(
+          against(provider, [...CHECKS, "--no-shrink"], { seed, runs: 100 }),
+        );
         const failed = failedIds(run.report);
         expect(failed, `seed ${seed}: ${run.stdout}`).toContain(caught);
         for (const id of failed) expect(rules, `seed ${seed}: ${id}`).toContain(id.split(".")[0]);
@@ -147,6 +151,42 @@ describe("faults that need size or one exact wrong type", () => {
     expect(failure?.message).toContain(
       "a schema.name of 65 code points is refused; 64 is accepted",
     );
+  });
+
+  it("--no-shrink cites the first failing case as found: the same verdict, fewer requests", async () => {
+    provider = await startHandProvider({
+      credentials: CREDENTIALS,
+      ...limit({ at: "schema.name", maxLength: 64, status: 422 }),
+    });
+    const id = "R4.valid-accepted.createSchema";
+    const args = ["--checks", id];
+    const shrunk = await verifyReport(against(provider, args, { seed: 2, runs: 100 }));
+    const found = await verifyReport(
+      against(provider, [...args, "--no-shrink"], { seed: 2, runs: 100 }),
+    );
+    for (const run of [shrunk, found]) {
+      expect(failedIds(run.report), run.stdout).toEqual([id]);
+      expect(run.code).toBe(1);
+    }
+    const shrunkFailure = shrunk.report?.checks.find((c) => c.id === id)?.failure;
+    const foundFailure = found.report?.checks.find((c) => c.id === id)?.failure;
+    expect(shrunkFailure?.shrinks).toBeGreaterThan(0);
+    expect(shrunkFailure?.note).toBeUndefined();
+    expect(foundFailure?.shrinks).toBe(0);
+    expect(foundFailure?.note).toMatch(/^not shrunk \(--no-shrink\)/);
+    expect(foundFailure?.exchange?.result).toMatchObject({ kind: "response", status: 422 });
+    expect(found.stdout).toContain("not shrunk (--no-shrink)");
+    // The cited request is the run's own first failure: a longer name than the shrunk one.
+    const nameOf = (f: typeof foundFailure) =>
+      (
+        JSON.parse(f?.sentBody ?? f?.exchange?.request.body ?? "{}") as {
+          schema?: { name?: string };
+        }
+      ).schema?.name;
+    expect([...(nameOf(foundFailure) ?? "")].length).toBeGreaterThan(
+      [...(nameOf(shrunkFailure) ?? "")].length,
+    );
+    expect(found.report?.requests.sent).toBeLessThan(shrunk.report?.requests.sent ?? 0);
   });
 
   it("names the bound as the source when a bounded provider breaks it", async () => {

@@ -220,6 +220,12 @@ export const FLAGS = {
     group: "checks",
     description: "run only the i-th of n disjoint parts of the checks (CI matrices) [extension]",
   },
+  "no-shrink": {
+    type: "boolean",
+    group: "checks",
+    description:
+      "cite each failing check's first failing case as found, unshrunk: the same verdict sooner, a larger counterexample (fast-check's endOnFailure) [extension]",
+  },
   "require-cells": {
     type: "boolean",
     group: "checks",

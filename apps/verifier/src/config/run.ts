@@ -59,6 +59,7 @@ export const runSchema = z
     threads: wholeNumber("--threads", 1, 16).optional(),
     shard: shardSchema.optional(),
     "require-cells": z.boolean().default(false),
+    "no-shrink": z.boolean().default(false),
     cleanup: z.boolean().default(false),
   })
   .check(
@@ -78,6 +79,8 @@ export const runSchema = z
     maxConsecutiveTransportFailures: 5,
     ...(v.shard ? { shard: v.shard } : {}),
     requireCells: v["require-cells"],
+    /** `--no-shrink`: a failing check cites its first failing case as found. */
+    shrink: !v["no-shrink"],
     /** `--cleanup`: remove the schemas this run created (conformance.md §8). */
     cleanup: v.cleanup,
   }));

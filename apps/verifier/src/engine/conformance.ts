@@ -126,6 +126,7 @@ export async function runChecksHere(
       runs: setup.runs,
       deadline: performance.now() + (setup.deadlineEpochMs - Date.now()),
       maxDurationText: setup.maxDurationText,
+      shrink: setup.shrink,
       replayCommand: (id) => replayCommand(setup, id),
       ...(hooks.onCaseDone ? { onCaseDone: hooks.onCaseDone } : {}),
       ...(fed ? { feed: fed } : {}),

@@ -29,6 +29,8 @@ export interface EngineContext {
   /** performance.now() by which every check must end (`--max-duration`). */
   readonly deadline: number;
   readonly maxDurationText: string;
+  /** False with `--no-shrink`: the first failing case is cited as it was found. */
+  readonly shrink: boolean;
   /** How to re-run one check with the same seed. */
   readonly replayCommand: (checkId: string) => string;
   /** Told each time a case of a check has been judged (live progress). */
@@ -396,6 +398,7 @@ async function shrink(
     original.verdict && !original.verdict.ok ? original.verdict.violation : undefined;
   if (violation?.kind === "no-answer") note = "not shrunk: the provider did not answer";
   else if (index < 0) note = "an example, sent as it is (the smallest body of its kind)";
+  else if (!e.shrink) note = "not shrunk (--no-shrink): the first failing case, as it was found";
   else {
     const batch = run.batches?.dedicated("shrink");
     // What cases from the failing one on created depends on what was in flight: forgotten, so the

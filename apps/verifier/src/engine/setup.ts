@@ -34,6 +34,8 @@ export interface ConformanceSetup {
   readonly transport: TransportSettings;
   /** `--rate-limit`'s shared state: one budget over every thread. */
   readonly rateLimit?: { readonly perSecond: number; readonly shared: SharedArrayBuffer };
+  /** False with `--no-shrink`: a failing check cites its first failing case as found. */
+  readonly shrink: boolean;
   /** `--cleanup`: record which schemas the run creates (conformance.md §8). */
   readonly cleanup: boolean;
   /** One provider state at a time (setups not additive, conformance.md §4): the shared lock. */

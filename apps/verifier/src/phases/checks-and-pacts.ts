@@ -71,6 +71,7 @@ function setupOf(
     threads: config.threads ?? DEFAULT_THREADS,
     transport: config.transport,
     cleanup: config.cleanup,
+    shrink: config.shrink,
     ...(transport?.rateLimiter
       ? {
           rateLimit: {
