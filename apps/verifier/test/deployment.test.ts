@@ -2,6 +2,7 @@
 // requires an API key and drops connections; behind TLS with a private CA and client certificates;
 // behind a corporate CONNECT proxy. Every part is real and started here on 127.0.0.1.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -157,6 +158,32 @@ describe("a throttling gateway (429/503 are not answers)", () => {
     expect(behind.code).toBe(1);
     expect(failedIds(behind.report)).toEqual(failedIds(direct.report));
     expect(failedIds(direct.report)).toContain("R5.invalid-rejected.createSchema");
+  });
+});
+
+describe("a request the gateway cannot read", () => {
+  it("is answered 431 whole before the connection closes (a lingering close), as its provider answers it", async () => {
+    const g = await gateway({});
+    // A request line of 300 KB, over Node's 16 KiB head limit, written whole before reading: with
+    // Node's default handling the gateway closed with it unread, and the reset lost the answer.
+    const head = `GET /v1/marketing/datastore/schemas/${"n".repeat(300_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+    for (const origin of [g.origin, referenceOrigin]) {
+      const got = await new Promise<string>((resolve) => {
+        const socket = connect(Number(new URL(origin).port), "127.0.0.1", () => socket.write(head));
+        let text = "";
+        socket.on("data", (d: Buffer) => {
+          text += d.toString("latin1");
+        });
+        // A reset once the answer is in is the peer's own business; the answer is what counts.
+        socket.on("error", () => resolve(text));
+        socket.on("close", () => resolve(text));
+      });
+      expect(got, origin).toMatch(/^HTTP\/1\.1 431 /);
+      const length = Number(/\r\ncontent-length: (\d+)\r\n/i.exec(got)?.[1]);
+      const body = got.slice(got.indexOf("\r\n\r\n") + 4);
+      expect(Buffer.byteLength(body), origin).toBe(length);
+      expect(() => JSON.parse(body), origin).not.toThrow();
+    }
   });
 });
 

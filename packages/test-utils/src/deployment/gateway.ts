@@ -5,9 +5,11 @@ import {
   request,
   type Server,
   type ServerResponse,
+  STATUS_CODES,
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 
 // A real HTTP(S) gateway in front of a provider, as staging deployments have one: a token bucket
 // that answers 429 (or 503) with or without Retry-After, an API-key header it requires, connections
@@ -57,6 +59,40 @@ export interface RunningGateway {
 }
 
 const httpDate = (ms: number) => new Date(ms).toUTCString();
+
+/** How long a refused connection is still read from after its answer (a lingering close). */
+const LINGER_MS = 2_000;
+
+/**
+ * A request the gateway cannot read (a head over Node's 16 KiB, a malformed line): answered as a
+ * real gateway answers it (nginx: 414/431/400 and lingering_close), not as Node does by default.
+ * Node writes the answer and destroys the socket at once; a client still sending (a 245 KB request
+ * line) then gets a TCP reset that can reach it before the answer, and sees no answer at all.
+ * Here the answer goes out with a FIN, and what the client still sends is read and dropped for a
+ * while, so the answer is read before the connection closes.
+ */
+function refuseUnreadable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? 431
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? 408
+        : 400;
+  const body = JSON.stringify({ message: STATUS_CODES[status] ?? "bad request" });
+  // The HTTP parser stops at its error: from here on the bytes are only drained.
+  socket.removeAllListeners("data");
+  socket.on("data", () => undefined);
+  socket.on("error", () => undefined);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const upstream = new URL(options.upstream);
@@ -159,6 +195,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       )
     : createHttpServer(handle);
   server.keepAliveTimeout = 10_000;
+  server.on("clientError", refuseUnreadable);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
