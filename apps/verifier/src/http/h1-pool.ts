@@ -594,15 +594,17 @@ export class H1Pool implements Transport {
     this.idleRaceMs = options.idleRaceMs ?? IDLE_RACE_MS;
     this.#max = Math.max(1, options.connections) * (this.quietMs > 0 ? 2 : 1);
     this.#onStray = options.onStray;
-    const tls = tlsContextOf(options.tls);
+    // Built at the first TLS connection, not here: with NODE_EXTRA_CA_CERTS set (common in CI), a
+    // context of every root costs a plain-HTTP run 60 ms of its start for nothing.
+    const tls = () => tlsContextOf(options.tls);
     const proxy = options.proxy ? new URL(options.proxy) : undefined;
     this.proxyAuthorization =
       proxy && !secure && (proxy.username || proxy.password) ? proxyCredentials(proxy) : undefined;
     this.#absolute = proxy !== undefined && !secure;
     if (!proxy)
-      this.#open = (c) => c.attach(secure ? secureTo(host, port, tls) : netTo(host, port));
-    else if (!secure) this.#open = (c) => c.attach(proxySocket(proxy, tls));
-    else this.#open = (c) => tunnel(c, proxy, host, port, tls);
+      this.#open = (c) => c.attach(secure ? secureTo(host, port, tls()) : netTo(host, port));
+    else if (!secure) this.#open = (c) => c.attach(proxySocket(proxy, tls()));
+    else this.#open = (c) => tunnel(c, proxy, host, port, tls());
   }
 
   /** The request-target: origin-form, or absolute-form through a proxy. */
