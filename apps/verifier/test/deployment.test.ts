@@ -2,7 +2,8 @@
 // requires an API key and drops connections; behind TLS with a private CA and client certificates;
 // behind a corporate CONNECT proxy. Every part is real and started here on 127.0.0.1.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect } from "node:net";
+import { createServer, request as httpRequest } from "node:http";
+import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -184,6 +185,38 @@ describe("a request the gateway cannot read", () => {
       expect(Buffer.byteLength(body), origin).toBe(length);
       expect(() => JSON.parse(body), origin).not.toThrow();
     }
+  });
+});
+
+describe("an answer before the body", () => {
+  it("the gateway reads the rest of the body once its upstream answered and closed, so the client's send ends", async () => {
+    // An upstream that answers 401 at once, never reads the body, and closes 300 ms later.
+    const upstream = createServer((req, res) => {
+      res.writeHead(401, { "content-type": "application/json", "content-length": "2" }).end("{}");
+      setTimeout(() => req.socket.destroy(), 300);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    closers.push(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+    const g = await gateway({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    });
+    const body = Buffer.alloc(8 * 1024 * 1024, 97);
+    const outcome = await new Promise<{ status?: number; sent: boolean }>((resolve) => {
+      let status: number | undefined;
+      const r = httpRequest(`${g.origin}/v1/x`, {
+        method: "POST",
+        headers: { "content-length": String(body.length) },
+      });
+      r.on("response", (res) => {
+        status = res.statusCode;
+        res.resume();
+      });
+      r.on("finish", () => resolve({ ...(status ? { status } : {}), sent: true }));
+      r.on("error", () => resolve({ ...(status ? { status } : {}), sent: false }));
+      setTimeout(() => resolve({ ...(status ? { status } : {}), sent: false }), 5_000).unref();
+      r.end(body);
+    });
+    expect(outcome).toEqual({ status: 401, sent: true });
   });
 });
 

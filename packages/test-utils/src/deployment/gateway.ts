@@ -174,9 +174,23 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
+        // An answer before the whole body (a 401 to a large POST): the upstream may stop reading
+        // and close. What is left of the body is read and dropped here, as Node's server and nginx
+        // do, and that upstream connection is not reused; left to pipe(), the client's request
+        // would stay paused once the upstream closed, and its send would never finish.
+        up.on("end", () => {
+          if (req.readableEnded) return;
+          req.unpipe(out);
+          out.destroy();
+          req.resume();
+        });
       },
     );
     out.on("error", () => {
+      // The upstream is gone: the rest of the client's body is read and dropped (pipe() stops at
+      // its destination's error and would leave the request paused).
+      req.unpipe(out);
+      req.resume();
       if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });
       res.end(JSON.stringify({ message: "bad gateway" }));
     });
