@@ -82,7 +82,7 @@ function refuseUnreadable(error: NodeJS.ErrnoException, socket: Duplex): void {
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? 408
         : 400;
-  const body = JSON.stringify({ message: STATUS_CODES[status] ?? "bad request" });
+  const body = JSON.stringify({ message: STATUS_CODES[status] });
   // The HTTP parser stops at its error: from here on the bytes are only drained.
   socket.removeAllListeners("data");
   socket.on("data", () => undefined);
