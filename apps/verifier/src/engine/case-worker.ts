@@ -5,6 +5,7 @@ import { Buffer } from "node:buffer";
 import { parentPort } from "node:worker_threads";
 import { loadProfile } from "@idp/contracts";
 import { firstLineOf } from "../errors.ts";
+import { writePieces } from "../rules/body-bytes.ts";
 import { checkSeed } from "../rules/check-seed.ts";
 import { CHECKS } from "../rules/index.ts";
 import type { Case } from "../rules/types.ts";
@@ -119,22 +120,5 @@ function generate(m: FeedRequest, count = m.count): void {
     post({ no, type: "cases", checkId: m.checkId, requested: m.count, items, buffer }, [buffer]);
   } catch (e) {
     post({ no, type: "error", checkId: m.checkId, message: firstLineOf(e) });
-  }
-}
-
-/** Writes pieces at `offset`; a repeated piece is copied from where it was just written. */
-function writePieces(pieces: readonly string[], into: Buffer, offset: number): void {
-  let at = offset;
-  let last: string | undefined;
-  let lastAt = 0;
-  let lastBytes = 0;
-  for (const piece of pieces) {
-    if (piece === last) into.copy(into, at, lastAt, lastAt + lastBytes);
-    else {
-      last = piece;
-      lastAt = at;
-      lastBytes = into.write(piece, at, "utf8");
-    }
-    at += lastBytes;
   }
 }

@@ -26,6 +26,7 @@ import {
   type Credentials,
   validAuth,
 } from "./auth.ts";
+import { bodyBytes } from "./body-bytes.ts";
 import { checkSeed } from "./check-seed.ts";
 import type { Case, RuleContext, SentBody } from "./types.ts";
 
@@ -254,6 +255,7 @@ export function toRequest(ctx: RuleContext, c: Case, stateId?: string): Outgoing
   if (c.auth.header !== undefined) headers.authorization = c.auth.header;
   const id = stateId ?? c.pathId;
   const body = c.body;
+  const encoded = bodyBytes(body);
   return {
     operation: c.operation,
     method: op.method,
@@ -265,7 +267,7 @@ export function toRequest(ctx: RuleContext, c: Case, stateId?: string): Outgoing
     get body() {
       return body.text;
     },
-    ...(body.bytes ? { encoded: body.bytes } : {}),
+    ...(encoded ? { encoded } : {}),
     credentials: c.auth.description,
     curlAuth: c.auth.curlAuth,
   };
