@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { helpText, parseCli } from "./config.ts";
 import { createProvider, type IdpProvider } from "./provider.ts";
+import { VERSION } from "./version.ts";
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
@@ -14,6 +15,10 @@ async function main(): Promise<void> {
   const parsed = parseCli(process.argv.slice(2), process.env);
   if (parsed.kind === "help") {
     process.stdout.write(helpText());
+    return;
+  }
+  if (parsed.kind === "version") {
+    process.stdout.write(`idp-provider ${VERSION}\n`);
     return;
   }
   if (parsed.kind === "error") {

@@ -1,3 +1,6 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { flagUsage } from "@idp/contracts/cli";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DB_FILE, FLAGS, helpText, parseCli } from "./config.ts";
@@ -89,6 +92,21 @@ describe("idp-provider's flags", () => {
       kind: "error",
       message: "unknown option --prot (did you mean --port?)",
     });
+  });
+
+  it("--version asks for the version, before the required credentials are looked at", () => {
+    expect(parseCli(["--version"], {})).toEqual({ kind: "version" });
+  });
+
+  it("--version prints the package's version, exit 0 (the bin)", () => {
+    const bin = fileURLToPath(new URL("./cli.ts", import.meta.url));
+    const { version } = JSON.parse(
+      readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8"),
+    ) as { version: string };
+    const r = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`idp-provider ${version}\n`);
   });
 
   it("--help lists every flag of its table, with its default and variable", () => {

@@ -11,6 +11,7 @@ import { z } from "zod";
 export type CliParse =
   | { readonly kind: "run"; readonly config: CliConfig }
   | { readonly kind: "help" }
+  | { readonly kind: "version" }
   | { readonly kind: "error"; readonly message: string };
 
 export const DEFAULT_DB_FILE = "./idp-provider.sqlite";
@@ -63,6 +64,7 @@ export const FLAGS = {
     description: "create a login user of another login app (repeatable)",
   },
   help: { type: "boolean", short: "h", description: "show this help" },
+  version: { type: "boolean", description: "print the version and exit" },
 } as const satisfies FlagTable;
 
 /** `idp-provider --help`, from the flag table. */
@@ -130,6 +132,7 @@ export function parseCli(
   try {
     const { values } = readFlags(FLAGS, args, env);
     if (values.help) return { kind: "help" };
+    if (values.version) return { kind: "version" };
     return { kind: "run", config: parseFlagValues(configSchema, values) };
   } catch (error) {
     if (error instanceof CliError) return { kind: "error", message: error.message };

@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { CliError, type FlagTable, flagsHelp, readFlags } from "./cli/index.ts";
 import { openApiJson } from "./openapi.ts";
+import { VERSION } from "./version.ts";
 
 /** idp-openapi's flags, read by the toolkit's shared parser. */
 export const OPENAPI_FLAGS = {
@@ -13,6 +14,7 @@ export const OPENAPI_FLAGS = {
     description: "write the document to FILE",
   },
   help: { type: "boolean", short: "h", description: "print this help and exit" },
+  version: { type: "boolean", description: "print the version and exit" },
 } as const satisfies FlagTable;
 
 /** `idp-openapi --help`. */
@@ -38,6 +40,7 @@ export function runOpenApi(argv: readonly string[], io: OpenApiIo): number {
   try {
     const { values } = readFlags(OPENAPI_FLAGS, argv, {});
     if (values.help) io.stdout(`${openApiHelp()}\n`);
+    else if (values.version) io.stdout(`idp-openapi ${VERSION}\n`);
     else if (values.out === undefined) io.stdout(openApiJson());
     else writeDocument(values.out);
     return 0;

@@ -38,6 +38,14 @@ describe("idp-openapi", () => {
       expect(r.stdout).toContain(`  ${flagUsage(name, spec)}  `);
   });
 
+  it("--version prints the package's version, exit 0", () => {
+    const { version } = JSON.parse(
+      readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8"),
+    ) as { version: string };
+    const r = run(["--version"]);
+    expect(r).toEqual({ status: 0, stdout: `idp-openapi ${version}\n`, stderr: "" });
+  });
+
   it.each([
     [["--out"], "idp-openapi: --out needs a value (FILE)"],
     [["extra"], "idp-openapi: unexpected argument extra"],
