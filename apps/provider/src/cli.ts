@@ -1,7 +1,7 @@
 #!/usr/bin/env node
+import { packageVersion } from "@idp/contracts/cli";
 import { helpText, parseCli } from "./config.ts";
 import { createProvider, type IdpProvider } from "./provider.ts";
-import { VERSION } from "./version.ts";
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     return;
   }
   if (parsed.kind === "version") {
-    process.stdout.write(`idp-provider ${VERSION}\n`);
+    process.stdout.write(`idp-provider ${packageVersion(import.meta.url)}\n`);
     return;
   }
   if (parsed.kind === "error") {

@@ -1,8 +1,7 @@
 // idp-openapi [--out FILE]: prints the OpenAPI 3.1 document (or writes it to FILE).
 import { writeFileSync } from "node:fs";
-import { CliError, type FlagTable, flagsHelp, readFlags } from "./cli/index.ts";
+import { CliError, type FlagTable, flagsHelp, packageVersion, readFlags } from "./cli/index.ts";
 import { openApiJson } from "./openapi.ts";
-import { VERSION } from "./version.ts";
 
 /** idp-openapi's flags, read by the toolkit's shared parser. */
 export const OPENAPI_FLAGS = {
@@ -40,7 +39,7 @@ export function runOpenApi(argv: readonly string[], io: OpenApiIo): number {
   try {
     const { values } = readFlags(OPENAPI_FLAGS, argv, {});
     if (values.help) io.stdout(`${openApiHelp()}\n`);
-    else if (values.version) io.stdout(`idp-openapi ${VERSION}\n`);
+    else if (values.version) io.stdout(`idp-openapi ${packageVersion(import.meta.url)}\n`);
     else if (values.out === undefined) io.stdout(openApiJson());
     else writeDocument(values.out);
     return 0;

@@ -1,14 +1,8 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
+import { packageVersion } from "@idp/contracts/cli";
 import { GeneratorError } from "./errors.ts";
 import { helpText, parseGenArgs } from "./gen-args.ts";
 import { genLines } from "./gen-command.ts";
-
-// The package's own version: ../package.json from both src/ and dist/.
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  return typeof pkg?.version === "string" ? pkg.version : "unknown";
-}
 
 // The one place that prints and maps errors to exit codes: 0 done, 2 bad usage, 1 a bug.
 async function main(): Promise<number> {
@@ -17,7 +11,8 @@ async function main(): Promise<number> {
     cwd: process.env.INIT_CWD ?? process.cwd(),
   });
   if (options === "help" || options === "version") {
-    process.stdout.write(`${options === "help" ? helpText(packageVersion()) : packageVersion()}\n`);
+    const version = packageVersion(import.meta.url);
+    process.stdout.write(`${options === "help" ? helpText(version) : version}\n`);
     return 0;
   }
   if (!options.seedGiven)

@@ -1,6 +1,4 @@
-import { createRequire } from "node:module";
+import { packageVersion } from "@idp/contracts/cli";
 
 /** This package's version (from its package.json, in the workspace and when installed). */
-export const VERSION: string = (
-  createRequire(import.meta.url)("../package.json") as { version: string }
-).version;
+export const VERSION: string = packageVersion(import.meta.url);

@@ -30,3 +30,4 @@ export {
   wrapText,
 } from "./help.ts";
 export { httpUrl, nonEmpty, oneOf, parseFlagValues, wholeNumber } from "./schema.ts";
+export { packageVersion } from "./version.ts";
