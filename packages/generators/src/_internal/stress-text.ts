@@ -40,13 +40,33 @@ export interface StressText {
   readonly what: string;
 }
 
+// Sizes up to this are drawn one by one; above it they grow geometrically (see sizeArb).
+const EXACT_SIZES = 64;
+
 /**
- * A size parameter in [1, max] that is max about a quarter of the time and shrinks toward 1: one
- * integer beyond max, clamped (a monotone map, so shrinking still finds the smallest failing size).
+ * A size parameter in [1, max] that is max about a quarter of the time and shrinks toward 1. Below
+ * max, sizes spread evenly over orders of magnitude (every size up to 64, then each factor of e
+ * drawn as often as the 64 sizes below it): a thousand, ten thousand and a hundred thousand
+ * elements are each reached, where a uniform draw gives mostly sizes near max (the mean body was
+ * 60 % of the byte cap) and almost never one below a hundredth of it. One integer, mapped by a
+ * monotone function, so shrinking still finds the smallest failing size (exactly up to 64, within
+ * a step of 1/64 of it above).
  */
 export function sizeArb(max: number): fc.Arbitrary<number> {
-  const beyond = Math.min(Math.ceil(max / 3), Number.MAX_SAFE_INTEGER - max);
-  return fc.integer({ min: 1, max: max + beyond }).map((n) => Math.min(n, max));
+  const exact = Math.min(max, EXACT_SIZES);
+  // As many steps per factor of e as there are exact sizes: the density is continuous at `exact`.
+  const steps = max > exact ? Math.ceil(exact * Math.log(max / exact)) : 0;
+  const top = exact + steps;
+  const beyond = Math.min(Math.ceil(top / 3), Number.MAX_SAFE_INTEGER - top);
+  return fc
+    .integer({ min: 1, max: top + beyond })
+    .map((n) =>
+      n <= exact
+        ? n
+        : n >= top
+          ? max
+          : Math.min(max, Math.round(exact * Math.exp((n - exact) / exact))),
+    );
 }
 
 // ---- Unicode --------------------------------------------------------------------------------
