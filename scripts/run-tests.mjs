@@ -192,15 +192,7 @@ const repoChecks = [
   ],
 ];
 const [turboStatus, scriptsStatus, checkStatuses] = await Promise.all([
-  // Every task at once (turbo's default is 10): with 19 tasks, the verifier's tests (the longest,
-  // the run's tail) waited ~35 s for a slot behind typechecks and lints.
-  turbo(
-    "typecheck",
-    "lint",
-    "test",
-    "--concurrency=32",
-    ...(buildStatus === 0 ? ["--only"] : []),
-  ),
+  turbo("typecheck", "lint", "test", ...(buildStatus === 0 ? ["--only"] : [])),
   // The repository scripts' own tests (run-bin, this output filter, the READMEs' --help blocks
   // against the bins just built, the Markdown link check), counted per test like a package's.
   run(
