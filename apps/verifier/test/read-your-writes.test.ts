@@ -132,6 +132,7 @@ describe("leaving the provider as it was found", () => {
       db: ":memory:",
       credentials: CREDENTIALS,
       providerStates: true,
+      log: () => {}, // no request log in the test's output
     });
     const { baseUrl, providerStatesUrl } = await provider.listen({ port: 0, host: "127.0.0.1" });
     closers.push(() => provider.close());
