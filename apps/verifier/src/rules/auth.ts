@@ -99,12 +99,7 @@ export function authVariantArb(
       }));
     case "bad-base64":
       return fc
-        .tuple(
-          basicScheme,
-          BASE64_RUN,
-          fc.constantFrom(...NON_BASE64),
-          BASE64_RUN,
-        )
+        .tuple(basicScheme, BASE64_RUN, fc.constantFrom(...NON_BASE64), BASE64_RUN)
         .map(([scheme, a, bad, z]) => {
           const header = `${scheme} ${a}${bad}${z}`;
           return {
