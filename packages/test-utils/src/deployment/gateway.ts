@@ -96,7 +96,11 @@ function refuseUnreadable(error: NodeJS.ErrnoException, socket: Duplex): void {
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const upstream = new URL(options.upstream);
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  // An idle upstream connection is dropped after 1 s. Without a timeout Node's agent kept it until
+  // the upstream closed it (the reference provider: after 5 s idle), and a request handed to it as
+  // that close came was reset: a 502 from here that no provider sent (seen once in CI, under
+  // load, on a 741 KB POST). With one, the agent also honours the upstream's Keep-Alive hint.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 1_000 });
   const counts = {
     forwarded: 0,
     throttled: 0,
@@ -186,13 +190,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         });
       },
     );
-    out.on("error", () => {
+    out.on("error", (error: NodeJS.ErrnoException) => {
       // The upstream is gone: the rest of the client's body is read and dropped (pipe() stops at
       // its destination's error and would leave the request paused).
       req.unpipe(out);
       req.resume();
       if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });
-      res.end(JSON.stringify({ message: "bad gateway" }));
+      // Why, in the body a failing run cites: a 502 of this gateway is never the provider's.
+      res.end(JSON.stringify({ message: "bad gateway", cause: error.code ?? error.message }));
     });
     req.pipe(out);
   };
