@@ -6,6 +6,8 @@
 // again.) Its test (packages/test-utils/src/readme-example.ts) runs the block and checks its output.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+// The one reading of an example block, the test's too (Node strips its types).
+import { readmeExampleBlocks } from "../packages/test-utils/src/readme-blocks.ts";
 
 const dir = process.argv[2] ?? process.cwd();
 const readme = join(dir, "README.md");
@@ -17,7 +19,7 @@ try {
   process.stderr.write(`readme-example: cannot read ${readme}: ${e.code ?? e.message}\n`);
   process.exit(2);
 }
-const blocks = [...text.matchAll(/^```ts example\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
+const blocks = readmeExampleBlocks(text);
 if (blocks.length !== 1) {
   process.stderr.write(
     `readme-example: ${readme} has ${blocks.length} \`\`\`ts example blocks; expected exactly one\n`,

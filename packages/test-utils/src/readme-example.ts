@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { readmeExampleBlocks } from "./readme-blocks.ts";
 
 const ARROW = "// → ";
 
@@ -23,7 +24,7 @@ const parseJson = (text: string): { ok: true; value: unknown } | { ok: false } =
  */
 export function readmeExampleTests(packageDir: string): void {
   const readme = readFileSync(join(packageDir, "README.md"), "utf8");
-  const blocks = [...readme.matchAll(/^```ts example\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
+  const blocks = readmeExampleBlocks(readme);
   const code = blocks[0] ?? "";
   /** What the example says it prints: every `// → ...` comment, in order. */
   const expected = code.split("\n").flatMap((line) => {
