@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type RunningProvider, startHandProvider } from "@idp/fault-providers";
+import { awaitCiPackages } from "@idp/test-utils";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anchorOf } from "../src/report/html.ts";
@@ -14,6 +15,8 @@ import type { VerifyReport } from "../src/results.ts";
 import { against, CREDENTIALS, verifyReport } from "./support/run.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
+// Under .ci/run, Chromium may still be installing.
+awaitCiPackages();
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const SHOTS = fileURLToPath(new URL("../reports/browser-test/", import.meta.url));
 const VIEWPORT = { width: 1280, height: 800 };

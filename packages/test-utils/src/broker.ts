@@ -6,6 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { awaitCiPackages } from "./ci-packages.ts";
 
 /** Basic-auth users of a broker: a read-write user and, optionally, a read-only one. */
 export interface BrokerAuth {
@@ -77,6 +78,8 @@ export function brokerAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
 
 export function brokerAvailability(env: NodeJS.ProcessEnv = process.env): BrokerAvailability {
   if (env.PACT_BROKER_TEST_URL) return { available: true };
+  // Under .ci/run the kit's packages may still be installing.
+  awaitCiPackages(env);
   const kit = brokerKitDir(env);
   if (!kit)
     return {

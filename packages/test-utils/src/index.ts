@@ -8,6 +8,7 @@ export {
   type StartBrokerOptions,
   startBroker,
 } from "./broker.ts";
+export { awaitCiPackages } from "./ci-packages.ts";
 export { createTestPki, type TestPki } from "./deployment/ca.ts";
 export { type GatewayOptions, type RunningGateway, startGateway } from "./deployment/gateway.ts";
 export { type RunningProxy, startProxy } from "./deployment/proxy.ts";
