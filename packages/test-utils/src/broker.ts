@@ -111,11 +111,11 @@ process.once("exit", () => {
 
 /**
  * Starts a Pact Broker (the kit's start.sh: a fresh database, after the first start a copy of the
- * migrated empty one, a free port, 3-8 s), or returns the
- * external one of PACT_BROKER_TEST_URL. With `auth`, basic auth is on; against an external broker the
- * users come from PACT_BROKER_TEST_USERNAME / _PASSWORD (and _READONLY_USERNAME / _READONLY_PASSWORD
- * when a read-only user is asked for), and a missing one is an error naming what the test needs;
- * without `auth`, an external broker with PACT_BROKER_TEST_USERNAME set is refused the same way.
+ * migrated empty one, a free port, 3-8 s), or returns the external one of PACT_BROKER_TEST_URL.
+ * With `auth`, basic auth is on; against an external broker the users come from
+ * PACT_BROKER_TEST_USERNAME / _PASSWORD (and _READONLY_USERNAME / _READONLY_PASSWORD when a
+ * read-only user is asked for), and a missing one is an error naming what the test needs; without
+ * `auth`, an external broker with PACT_BROKER_TEST_USERNAME set is refused the same way.
  */
 export async function startBroker(options: StartBrokerOptions = {}): Promise<RunningBroker> {
   const env = process.env;
