@@ -32,7 +32,7 @@ export function createOutboxSender(store: Store): PushSender {
     send(deliveries) {
       const now = new Date().toISOString();
       store.transaction(() => {
-        const insert = store.db.prepare(
+        const insert = store.statement(
           `INSERT INTO push_outbox (user_id, device_id, platform, token, payload, created_at)
            VALUES (?, ?, ?, ?, ?, ?)`,
         );
@@ -55,8 +55,8 @@ export function createOutboxSender(store: Store): PushSender {
 export function readOutbox(store: Store, userId?: string): OutboxRow[] {
   const rows =
     userId === undefined
-      ? store.db.prepare("SELECT * FROM push_outbox ORDER BY id").all()
-      : store.db.prepare("SELECT * FROM push_outbox WHERE user_id = ? ORDER BY id").all(userId);
+      ? store.statement("SELECT * FROM push_outbox ORDER BY id").all()
+      : store.statement("SELECT * FROM push_outbox WHERE user_id = ? ORDER BY id").all(userId);
   return rows.map((row) => ({
     id: Number(row.id),
     userId: String(row.user_id),

@@ -1,5 +1,9 @@
 import { startEmbeddedEarly } from "./embedded.ts";
-import { startCaseThreadEarly } from "./engine/case-threads.ts";
+import {
+  CASE_THREAD_FROM,
+  CONFORMANCE_CHECK_COUNT,
+  startCaseThreadEarly,
+} from "./engine/case-threads.ts";
 import { startPactWorkerEarly } from "./pact/host.ts";
 
 /** The value of `--name V` or `--name=V` in argv, the last one given. */
@@ -27,7 +31,13 @@ export function startEarly(argv: readonly string[]): void {
   const checks = flagValue(argv, "--checks")
     ?.split(",")
     .map((c) => c.trim());
-  if (checks === undefined || checks.some((c) => !c.startsWith("pact"))) startCaseThreadEarly();
+  // Nor when `--runs N` is too few for any selection to repay it (runs x checks < CASE_THREAD_FROM:
+  // the run generates its cases where it sends them, and the thread's start, a third of a second of
+  // CPU, was all it cost).
+  const runs = Number(flagValue(argv, "--runs"));
+  const tooFew = Number.isSafeInteger(runs) && runs * CONFORMANCE_CHECK_COUNT < CASE_THREAD_FROM;
+  if (!tooFew && (checks === undefined || checks.some((c) => !c.startsWith("pact"))))
+    startCaseThreadEarly();
   // Pact's verifier runs in a process of its own (pact/host.ts), for the pacts of any source.
   if (checks === undefined || checks.some((c) => c.startsWith("pact"))) startPactWorkerEarly();
 }

@@ -5,6 +5,14 @@ import { runNode } from "@idp/test-utils";
 import { describe, expect, it } from "vitest";
 import { startEarly } from "../src/early-start.ts";
 import { nextEmbeddedCredentials } from "../src/embedded.ts";
+import {
+  CASE_THREAD_FROM,
+  CONFORMANCE_CHECK_COUNT,
+  caseThreads,
+  giveBack,
+  takeThread,
+} from "../src/engine/case-threads.ts";
+import { CHECKS } from "../src/rules/index.ts";
 import { verifyReport } from "./support/run.ts";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
@@ -16,6 +24,28 @@ describe("threads started before the verifier loads", () => {
     startEarly(["--help"]);
     // No thread waits: each call makes new credentials.
     expect(nextEmbeddedCredentials()).not.toBe(nextEmbeddedCredentials());
+  });
+
+  it("starts no case thread when --runs is too few for any selection of checks to repay one", async () => {
+    // The early start cannot load the registry; its count of the checks must be the registry's.
+    expect(CONFORMANCE_CHECK_COUNT).toBe(CHECKS.length);
+    const least = Math.ceil(CASE_THREAD_FROM / CONFORMANCE_CHECK_COUNT);
+    const remote = ["--provider-url", "http://127.0.0.1:9/v1"];
+    // Threads kept idle by earlier runs of this process are taken first: with one waiting, an
+    // early start starts none either way.
+    const taken = [];
+    while (caseThreads().idle > 0) taken.push(takeThread());
+    try {
+      const before = caseThreads().started;
+      startEarly([...remote, "--runs", String(least - 1)]);
+      startEarly([...remote, "--runs=5", "--checks", "R1,R4"]);
+      expect(caseThreads()).toEqual({ started: before, idle: 0 });
+      // Enough runs for every check together: one is started, idle for the run.
+      startEarly([...remote, "--runs", String(least)]);
+      expect(caseThreads()).toEqual({ started: before + 1, idle: 1 });
+    } finally {
+      for (const w of taken) await giveBack(w);
+    }
   });
 
   it("the run takes the embedded provider started early, with its credentials", async () => {

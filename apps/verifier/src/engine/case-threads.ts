@@ -3,6 +3,20 @@ import { Kept } from "../kept.ts";
 import { startWorker } from "./worker-file.ts";
 
 /**
+ * From this many cases, they are generated in a thread of their own (engine/case-feed.ts): its
+ * start (loading the modules, building every arbitrary again, ~70 MiB) is then repaid. Fewer are
+ * generated where they are sent.
+ */
+export const CASE_THREAD_FROM = 1_000;
+
+/**
+ * How many conformance checks there are (rules/registry.ts; a test holds the two equal). Here so
+ * that the CLI's early start can tell, before it loads the registry, that `--runs N` leaves every
+ * selection below CASE_THREAD_FROM.
+ */
+export const CONFORMANCE_CHECK_COUNT = 23;
+
+/**
  * Case threads between the runs of this process, kept for the next run (a test file, a library
  * user verifying more than once): no thread is started while another is being terminated, which
  * can crash Node (nodejs/node#56312: a test worker ended with SIGSEGV in a file of back-to-back
@@ -10,7 +24,17 @@ import { startWorker } from "./worker-file.ts";
  * the same time are few). A module of its own, light to import: the CLI starts one before it loads
  * the rest (early-start.ts).
  */
-const threads = new Kept<Worker>(2, () => startWorker("case-worker", "case-worker", undefined));
+let started = 0;
+const threads = new Kept<Worker>(2, () => {
+  started += 1;
+  return startWorker("case-worker", "case-worker", undefined);
+});
+
+/** How many case threads this process has started, and how many wait idle (tests). */
+export const caseThreads = (): { readonly started: number; readonly idle: number } => ({
+  started,
+  idle: threads.idle.length,
+});
 
 /** An idle thread, or a new one. */
 export const takeThread = (): Worker => threads.take();

@@ -13,6 +13,7 @@ import type { CheckDef } from "../rules/types.ts";
 import { Secrets } from "../secrets.ts";
 import { Budget } from "./budget.ts";
 import { CaseFeed } from "./case-feed.ts";
+import { CASE_THREAD_FROM } from "./case-threads.ts";
 import { ruleContext } from "./rule-context.ts";
 import { type EngineContext, runCheck } from "./run-check.ts";
 import type { ConformanceSetup } from "./setup.ts";
@@ -50,12 +51,6 @@ export interface ConformanceOutcome {
  * threads were 15% faster; against a remote one, more help more.
  */
 export const DEFAULT_THREADS = 1;
-/**
- * From this many cases, they are generated in a thread of their own (engine/case-feed.ts): its
- * start (loading the modules, building every arbitrary again, ~70 MiB) is then repaid. Fewer are
- * generated where they are sent.
- */
-export const CASE_THREAD_FROM = 1_000;
 export function defaultPactInstances(): number {
   return Math.min(availableParallelism(), 2);
 }
