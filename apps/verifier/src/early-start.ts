@@ -1,7 +1,7 @@
 import { startEmbeddedEarly } from "./embedded.ts";
 import {
-  CASE_THREAD_FROM,
   CONFORMANCE_CHECK_COUNT,
+  caseThreadPays,
   startCaseThreadEarly,
 } from "./engine/case-threads.ts";
 import { startPactWorkerEarly } from "./pact/host.ts";
@@ -26,17 +26,18 @@ function flagValue(argv: readonly string[], name: string): string | undefined {
  */
 export function startEarly(argv: readonly string[]): void {
   if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "--")) return;
-  if (flagValue(argv, "--provider-url") === undefined) startEmbeddedEarly();
-  // The case thread generates the conformance checks' cases: not needed when only pacts are asked.
+  const embedded = flagValue(argv, "--provider-url") === undefined;
+  if (embedded) startEmbeddedEarly();
+  // The case thread generates the conformance checks' cases: not needed when only pacts are asked,
+  // nor when it would not pay (caseThreadPays; `--runs N` gives an upper bound of the cases).
   const checks = flagValue(argv, "--checks")
     ?.split(",")
     .map((c) => c.trim());
-  // Nor when `--runs N` is too few for any selection to repay it (runs x checks < CASE_THREAD_FROM:
-  // the run generates its cases where it sends them, and the thread's start, a third of a second of
-  // CPU, was all it cost).
-  const runs = Number(flagValue(argv, "--runs"));
-  const tooFew = Number.isSafeInteger(runs) && runs * CONFORMANCE_CHECK_COUNT < CASE_THREAD_FROM;
-  if (!tooFew && (checks === undefined || checks.some((c) => !c.startsWith("pact"))))
+  const runs = Number(flagValue(argv, "--runs") ?? Number.POSITIVE_INFINITY);
+  if (
+    caseThreadPays(runs * CONFORMANCE_CHECK_COUNT, embedded) &&
+    (checks === undefined || checks.some((c) => !c.startsWith("pact")))
+  )
     startCaseThreadEarly();
   // Pact's verifier runs in a process of its own (pact/host.ts), for the pacts of any source.
   if (checks === undefined || checks.some((c) => c.startsWith("pact"))) startPactWorkerEarly();

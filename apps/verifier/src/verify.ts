@@ -43,7 +43,9 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
   // The provider's start (the embedded one's thread) and the case thread's run side by side: each
   // is mostly loading modules, and neither needs the other.
   const starting = beginProvider(run);
-  const feed = caseFeedFor(regularChecks(plan.checks), caseThreadSetup(run, starting));
+  const feed = caseFeedFor(regularChecks(plan.checks), caseThreadSetup(run, starting), {
+    embedded: config.provider.kind === "embedded",
+  });
   let provider: ProviderUnderTest;
   try {
     provider = await starting.ready;

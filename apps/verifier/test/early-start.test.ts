@@ -1,5 +1,6 @@
 // The CLI starts the embedded provider's thread and a case thread before it loads the rest of the
 // verifier (src/early-start.ts): the run takes them, and a run that needs neither is not held up.
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { runNode } from "@idp/test-utils";
 import { describe, expect, it } from "vitest";
@@ -8,6 +9,7 @@ import { nextEmbeddedCredentials } from "../src/embedded.ts";
 import {
   CASE_THREAD_FROM,
   CONFORMANCE_CHECK_COUNT,
+  caseThreadPays,
   caseThreads,
   giveBack,
   takeThread,
@@ -26,7 +28,7 @@ describe("threads started before the verifier loads", () => {
     expect(nextEmbeddedCredentials()).not.toBe(nextEmbeddedCredentials());
   });
 
-  it("starts no case thread when --runs is too few for any selection of checks to repay one", async () => {
+  it("starts a case thread only where it pays: enough cases, and a core for it", async () => {
     // The early start cannot load the registry; its count of the checks must be the registry's.
     expect(CONFORMANCE_CHECK_COUNT).toBe(CHECKS.length);
     const least = Math.ceil(CASE_THREAD_FROM / CONFORMANCE_CHECK_COUNT);
@@ -40,12 +42,22 @@ describe("threads started before the verifier loads", () => {
       startEarly([...remote, "--runs", String(least - 1)]);
       startEarly([...remote, "--runs=5", "--checks", "R1,R4"]);
       expect(caseThreads()).toEqual({ started: before, idle: 0 });
-      // Enough runs for every check together: one is started, idle for the run.
+      // Enough runs for every check together: one is started, idle for the run, given a core.
       startEarly([...remote, "--runs", String(least)]);
-      expect(caseThreads()).toEqual({ started: before + 1, idle: 1 });
+      const one = availableParallelism() >= 2 ? 1 : 0;
+      expect(caseThreads()).toEqual({ started: before + one, idle: one });
     } finally {
       for (const w of taken) await giveBack(w);
     }
+  });
+
+  it("counts a core for the sending thread, the case thread and the embedded provider's thread", () => {
+    expect(caseThreadPays(CASE_THREAD_FROM, false, 2)).toBe(true);
+    expect(caseThreadPays(CASE_THREAD_FROM - 1, false, 2)).toBe(false);
+    expect(caseThreadPays(CASE_THREAD_FROM, false, 1)).toBe(false);
+    expect(caseThreadPays(CASE_THREAD_FROM, true, 2)).toBe(false);
+    expect(caseThreadPays(CASE_THREAD_FROM, true, 3)).toBe(true);
+    expect(caseThreadPays(Number.NaN, false, 8)).toBe(false);
   });
 
   it("the run takes the embedded provider started early, with its credentials", async () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { Kept } from "../kept.ts";
 import { startWorker } from "./worker-file.ts";
@@ -15,6 +16,21 @@ export const CASE_THREAD_FROM = 1_000;
  * selection below CASE_THREAD_FROM.
  */
 export const CONFORMANCE_CHECK_COUNT = 23;
+
+/**
+ * Whether a run of `cases` cases generates them in the case thread: enough of them to repay its
+ * start, and a core for it beside the sending thread's and, with the embedded provider, the
+ * provider thread's (each of them keeps one busy). With three busy threads on two cores the case
+ * thread only took CPU from the other two: `pnpm verify` here ran 2.83 s / 4.52 CPU-s without it
+ * against 3.14 s / 5.04 with it (means of five pairs, bench/README.md).
+ */
+export function caseThreadPays(
+  cases: number,
+  embedded: boolean,
+  cores: number = availableParallelism(),
+): boolean {
+  return cases >= CASE_THREAD_FROM && cores >= (embedded ? 3 : 2);
+}
 
 /**
  * Case threads between the runs of this process, kept for the next run (a test file, a library

@@ -13,7 +13,7 @@ import type { CheckDef } from "../rules/types.ts";
 import { Secrets } from "../secrets.ts";
 import { Budget } from "./budget.ts";
 import { CaseFeed } from "./case-feed.ts";
-import { CASE_THREAD_FROM } from "./case-threads.ts";
+import { caseThreadPays } from "./case-threads.ts";
 import { ruleContext } from "./rule-context.ts";
 import { type EngineContext, runCheck } from "./run-check.ts";
 import type { ConformanceSetup } from "./setup.ts";
@@ -148,17 +148,18 @@ export async function runChecksHere(
 
 /**
  * Starts the case thread for `checks` when {@link runConformance} will run them in this thread and
- * they are enough cases to repay its start; else undefined (they are generated where they are sent).
- * Started before the run's first request, so its start and the arbitraries it builds are not
- * between the provider's requests.
+ * the thread pays (`caseThreadPays`: enough cases, a core of its own); else undefined (they are
+ * generated where they are sent). Started before the run's first request, so its start and the
+ * arbitraries it builds are not between the provider's requests.
  */
 export function caseFeedFor(
   checks: readonly CheckDef[],
   setup: ConformanceSetup,
+  { embedded }: { readonly embedded: boolean },
 ): CaseFeed | undefined {
   if (checks.length === 0 || dealChecks(checks, Math.max(1, setup.threads)).length !== 1)
     return undefined;
-  if (setup.runs * checks.length < CASE_THREAD_FROM) return undefined;
+  if (!caseThreadPays(setup.runs * checks.length, embedded)) return undefined;
   return new CaseFeed({ setup, checkIds: checks.map((c) => c.info.id), slot: 0 });
 }
 
