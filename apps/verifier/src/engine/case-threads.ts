@@ -21,8 +21,8 @@ export const CONFORMANCE_CHECK_COUNT = 23;
  * Whether a run of `cases` cases generates them in the case thread: enough of them to repay its
  * start, and a core for it beside the sending thread's and, with the embedded provider, the
  * provider thread's (each of them keeps one busy). With three busy threads on two cores the case
- * thread only took CPU from the other two: `pnpm verify` here ran 2.83 s / 4.52 CPU-s without it
- * against 3.14 s / 5.04 with it (means of five pairs, bench/README.md).
+ * thread only took CPU from the other two: `pnpm verify` here ran 2.84 s / 4.48 CPU-s without it
+ * against 3.10 s / 4.94 with it (means of six interleaved pairs, bench/README.md).
  */
 export function caseThreadPays(
   cases: number,
