@@ -32,7 +32,10 @@ cpSync("src", "dist", { recursive: true });
 console.log("ℹ dist/cli.mjs  0.10 kB");`;
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), "run-bin-"));
+  root = realpathSync(mkdtempSync(join(tmpdir(), "run-bin-")));
+  // The directories a user runs `pnpm <bin>` from (pnpm names it INIT_CWD).
+  mkdirSync(join(root, "user", "project"), { recursive: true });
+  mkdirSync(join(root, "user", "elsewhere"), { recursive: true });
   mkdirSync(join(root, "scripts", "lib"), { recursive: true });
   copyFileSync(join(repo, "scripts", "run-bin.mjs"), join(root, "scripts", "run-bin.mjs"));
   for (const f of readdirSync(join(repo, "scripts", "lib")))
@@ -72,7 +75,7 @@ beforeAll(() => {
   put("apps/b/build.mjs", BUILD);
   put(
     "apps/b/src/cli.mjs",
-    `console.log("b says " + process.argv.slice(2).join(" ") + " from " + process.env.INIT_CWD);
+    `console.log("b says " + process.argv.slice(2).join(" ") + " in " + process.cwd());
 process.exitCode = Number(process.argv[2] === "--exit" ? process.argv[3] : 0);\n`,
   );
 });
@@ -85,7 +88,7 @@ const runBin = (args, env = {}) =>
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
-      INIT_CWD: "/home/me/project",
+      INIT_CWD: join(root, "user", "project"),
       ...env,
     },
   });
@@ -94,7 +97,7 @@ describe.skipIf(npm.status !== 0)("scripts/run-bin.mjs", () => {
   it("builds on the first run: one line saying so, then turbo's progress, all on stderr", () => {
     const r = runBin(["@f/b", "fake-b", "hello"]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe("b says hello from /home/me/project\n");
+    expect(r.stdout).toBe(`b says hello in ${join(root, "user", "project")}\n`);
     const lines = r.stderr.split("\n");
     expect(lines[0]).toBe("building the toolkit (first run, about 15 s) ...");
     expect(lines.filter((l) => l.startsWith("building the toolkit"))).toHaveLength(1);
@@ -107,11 +110,22 @@ describe.skipIf(npm.status !== 0)("scripts/run-bin.mjs", () => {
     expect(r.stderr).not.toMatch(ESC);
   });
 
-  it("prints nothing extra when nothing needs building, and passes arguments, INIT_CWD and the exit code", () => {
-    const r = runBin(["@f/b", "fake-b", "--exit", "3"], { INIT_CWD: "/somewhere/else" });
+  it("prints nothing extra when nothing needs building, and passes arguments, the directory pnpm ran in (INIT_CWD) and the exit code", () => {
+    const r = runBin(["@f/b", "fake-b", "--exit", "3"], {
+      INIT_CWD: join(root, "user", "elsewhere"),
+    });
     expect(r.stderr).toBe("");
-    expect(r.stdout).toBe("b says --exit 3 from /somewhere/else\n");
+    expect(r.stdout).toBe(`b says --exit 3 in ${join(root, "user", "elsewhere")}\n`);
     expect(r.status).toBe(3);
+  });
+
+  it("exits 2 with one line when INIT_CWD is no directory it can run in", () => {
+    const r = runBin(["@f/b", "fake-b"], { INIT_CWD: join(root, "user", "gone") });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `run-bin: cannot run in INIT_CWD ${join(root, "user", "gone")} (the directory pnpm was run from): ENOENT\n`,
+    );
   });
 
   it("rebuilds after a dependency's source changed, saying why", () => {

@@ -18,6 +18,8 @@ import { assertWritableFile } from "./writable.ts";
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** The directory relative paths are read from (default: the working directory). */
+  readonly cwd?: string;
   /**
    * What the streams are. A terminal gets colour (unless NO_COLOR) and, on stderr, a live progress
    * bar; without this, both are pipes: no bar, colour only with FORCE_COLOR.
@@ -91,7 +93,7 @@ export async function runCli(
   // Keeps the elapsed time and ETA moving while no case finishes; never keeps the process alive.
   const ticker = term.stderrIsTTY ? setInterval(() => live.tick(), 1000).unref() : undefined;
   try {
-    const parsed = parseConfig(argv, env);
+    const parsed = parseConfig(argv, env, io.cwd);
     if (parsed.kind === "help") {
       io.stdout(helpText());
       return EXIT.passed;

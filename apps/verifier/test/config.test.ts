@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { fc, test } from "@fast-check/vitest";
 import { readBrokerSettings } from "@idp/pact-consumer";
 import { describe, expect, it } from "vitest";
@@ -58,9 +59,11 @@ describe("parseConfig", () => {
     expect(c.checks).toEqual(["R1", "R5.invalid-rejected"]);
   });
 
-  it("reads relative paths from INIT_CWD, the directory pnpm was run from", () => {
+  it("reads relative paths from the working directory, never from an INIT_CWD it inherits", () => {
+    // INIT_CWD names where an outer npm script was started (`"verify": "cd provider && idp-verify
+    // --report html=x.html"` from the package root): the bin runs in provider/.
     const r = parseConfig(["--report", "html=x.html"], { INIT_CWD: "/home/me/project" });
-    expect(r.kind === "run" && r.config.reports[0]?.path).toBe("/home/me/project/x.html");
+    expect(r.kind === "run" && r.config.reports[0]?.path).toBe(join(process.cwd(), "x.html"));
   });
 
   it("splits URL user-info off where it is placed: provider, states, broker", () => {

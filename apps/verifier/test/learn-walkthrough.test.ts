@@ -94,7 +94,8 @@ it("docs/learn-a-profile.md runs as written and ends green, then red naming the 
           child.once("exit", (code) => reject(new Error(`the provider exited (${code})`)));
         });
       } else if (cmd === "pnpm" && args[0] === "verify") {
-        const run = await runVerify(args.slice(1), { ...env, INIT_CWD: cwd });
+        // `pnpm verify` runs the bin where pnpm was run (scripts/run-bin.mjs).
+        const run = await runVerify(args.slice(1), env, cwd);
         output += run.stdout;
       } else if (cmd === "cat") {
         output += readFileSync(join(cwd, args[0] ?? ""), "utf8");

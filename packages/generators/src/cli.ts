@@ -6,9 +6,10 @@ import { genLines } from "./gen-command.ts";
 
 // The one place that prints and maps errors to exit codes: 0 done, 2 bad usage, 1 a bug.
 async function main(): Promise<number> {
-  // pnpm runs `pnpm gen` from the repository root and names the user's directory INIT_CWD.
+  // Relative paths are the working directory's (`pnpm gen` runs the bin in the directory pnpm was
+  // run from: scripts/run-bin.mjs).
   const options = parseGenArgs(process.argv.slice(2), () => (Math.random() * 2 ** 32) | 0, {
-    cwd: process.env.INIT_CWD ?? process.cwd(),
+    cwd: process.cwd(),
   });
   if (options === "help" || options === "version") {
     const version = packageVersion(import.meta.url);

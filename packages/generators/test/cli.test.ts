@@ -147,14 +147,14 @@ describe("idp-gen (built)", () => {
 
     it("should give push's wrong-type violations the status the shipped observed-service profile maps them to", () => {
       expect(mapped).toBe(422);
-      // pnpm runs the bin from the repository root and passes the user's directory as INIT_CWD.
+      // Relative to the working directory, whatever INIT_CWD an outer npm script left behind.
       const r = spawnSync(
         process.execPath,
         [cli, ...argv, "--profile", "../profiles/observed-service.json"],
         {
-          cwd: tmpdir(),
+          cwd: join(repo, "apps"),
           encoding: "utf8",
-          env: { ...process.env, INIT_CWD: join(repo, "apps") },
+          env: { ...process.env, INIT_CWD: tmpdir() },
         },
       );
       expect(r.stderr).toBe("");
@@ -178,8 +178,8 @@ describe("idp-gen (built)", () => {
       try {
         writeFileSync(join(dir, "bad.json"), text);
         const r = spawnSync(process.execPath, [cli, "push", "--profile", "bad.json"], {
+          cwd: dir,
           encoding: "utf8",
-          env: { ...process.env, INIT_CWD: dir },
         });
         expect(r.status).toBe(2);
         expect(r.stdout).toBe("");

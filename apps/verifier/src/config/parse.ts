@@ -73,7 +73,7 @@ export type ParseResult =
 export function parseConfig(
   argv: readonly string[],
   env: Env,
-  cwd: string = env.INIT_CWD ?? process.cwd(),
+  cwd: string = process.cwd(),
 ): ParseResult {
   try {
     const { values, from } = readFlags(FLAGS, argv, env, {

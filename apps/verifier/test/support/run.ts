@@ -15,11 +15,13 @@ export interface CliRun {
 export async function runVerify(
   args: readonly string[],
   env: Record<string, string | undefined> = {},
+  cwd?: string,
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const started = performance.now();
   const code = await runCli(args, env, {
+    ...(cwd === undefined ? {} : { cwd }),
     stdout: (t) => {
       stdout += t;
     },
