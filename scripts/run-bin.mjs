@@ -26,6 +26,22 @@ if (!bin) {
   process.exit(2);
 }
 
+// pnpm runs a root script from the repository root and names the directory the user ran it from
+// INIT_CWD: the bin runs there, so `pnpm verify --report html=r.html` from apps/ writes
+// apps/r.html. (The bins read relative paths from their working directory only: an INIT_CWD they
+// inherit from an outer npm script names whatever directory that script was started from.) Checked
+// before anything is built.
+if (process.env.INIT_CWD) {
+  try {
+    process.chdir(process.env.INIT_CWD);
+  } catch (e) {
+    process.stderr.write(
+      `run-bin: cannot run in INIT_CWD ${process.env.INIT_CWD} (the directory pnpm was run from): ${e.code ?? e.message}\n`,
+    );
+    process.exit(2);
+  }
+}
+
 const reason = buildReason(root, pkgName);
 if (reason !== undefined) {
   // Measured: a fresh clone builds the verifier's five packages in 11-15 s on 2 busy cores; a
@@ -40,21 +56,7 @@ if (reason !== undefined) {
   recordBuild(root, pkgName);
 }
 // The bin runs in this process, as if started itself (its argv, its exit code): a second Node
-// would cost every run its start-up (about a tenth of a second here). pnpm runs a root script
-// from the repository root and names the directory the user ran it from INIT_CWD: the bin runs
-// there, so `pnpm verify --report html=r.html` from apps/ writes apps/r.html. (The bins read
-// relative paths from their working directory only: an INIT_CWD they inherit from an outer npm
-// script names whatever directory that script was started from.)
-if (process.env.INIT_CWD) {
-  try {
-    process.chdir(process.env.INIT_CWD);
-  } catch (e) {
-    process.stderr.write(
-      `run-bin: cannot run in INIT_CWD ${process.env.INIT_CWD} (the directory pnpm was run from): ${e.code ?? e.message}\n`,
-    );
-    process.exit(2);
-  }
-}
+// would cost every run its start-up (about a tenth of a second here).
 const binPath = join(pkg.dir, bin);
 process.argv = [process.argv[0] ?? process.execPath, binPath, ...args];
 await import(pathToFileURL(binPath).href);

@@ -14,6 +14,7 @@ export class Kept<T extends Holdable> {
   readonly #idle: T[] = [];
   readonly #max: number;
   readonly #start: () => T;
+  #started = 0;
 
   /** @param max - idle workers kept at most; @param start - starts a new one. */
   constructor(max: number, start: () => T) {
@@ -28,7 +29,7 @@ export class Kept<T extends Holdable> {
       kept.ref();
       return kept;
     }
-    return this.#watched(this.#start());
+    return this.#new();
   }
 
   /** Keeps `w` idle for the next run; false when enough are kept (the caller ends it). */
@@ -41,7 +42,7 @@ export class Kept<T extends Holdable> {
 
   /** Starts one now, idle, for the run to come (unless one is already waiting). */
   warm(): void {
-    if (this.#idle.length === 0) this.keep(this.#watched(this.#start()));
+    if (this.#idle.length === 0) this.keep(this.#new());
   }
 
   /** The idle workers (tests). */
@@ -49,7 +50,14 @@ export class Kept<T extends Holdable> {
     return this.#idle;
   }
 
-  #watched(w: T): T {
+  /** How many this pool has started (tests). */
+  get started(): number {
+    return this.#started;
+  }
+
+  #new(): T {
+    this.#started += 1;
+    const w = this.#start();
     w.once("exit", () => {
       const i = this.#idle.indexOf(w);
       if (i >= 0) this.#idle.splice(i, 1);

@@ -40,15 +40,11 @@ export function caseThreadPays(
  * the same time are few). A module of its own, light to import: the CLI starts one before it loads
  * the rest (early-start.ts).
  */
-let started = 0;
-const threads = new Kept<Worker>(2, () => {
-  started += 1;
-  return startWorker("case-worker", "case-worker", undefined);
-});
+const threads = new Kept<Worker>(2, () => startWorker("case-worker", "case-worker", undefined));
 
 /** How many case threads this process has started, and how many wait idle (tests). */
 export const caseThreads = (): { readonly started: number; readonly idle: number } => ({
-  started,
+  started: threads.started,
   idle: threads.idle.length,
 });
 

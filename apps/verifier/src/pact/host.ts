@@ -95,8 +95,6 @@ class PactWorker {
   }
 }
 
-let forked = 0;
-
 /**
  * Workers between the runs of this process, kept for the next run: a worker spends about a third
  * of a second of CPU starting Node and loading pact-core, once per run and instance otherwise.
@@ -106,7 +104,6 @@ let forked = 0;
  * Idle, a worker keeps no process alive, and ends with its parent (worker.ts).
  */
 const workers = new Kept<PactWorker>(2, () => {
-  forked += 1;
   const path = workerPath();
   return new PactWorker(
     fork(path, [], {
@@ -121,7 +118,7 @@ const workers = new Kept<PactWorker>(2, () => {
 
 /** How many workers this process has started, and the idle ones' pids (tests). */
 export const pactWorkers = (): { readonly forked: number; readonly idle: readonly number[] } => ({
-  forked,
+  forked: workers.started,
   idle: workers.idle.flatMap((w) => (w.child.pid === undefined ? [] : [w.child.pid])),
 });
 
