@@ -1,6 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { AUTHENTICATION_FAILED, DETAILED_OPERATION_IDS, detailedOperations } from "@idp/contracts";
 import { invalidBodyArb, requestBodyText, validBodyArb } from "@idp/generators";
+import { binaryString } from "@idp/test-utils/arbitraries";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import {
   CREDENTIALS,
@@ -61,7 +62,7 @@ describe.each(DETAILED_OPERATION_IDS)("%s", (id) => {
   });
 });
 
-test.prop([fc.string({ unit: "binary" })])(
+test.prop([binaryString()])(
   "any login user id gets 200 or 404, never a 5xx (R6, R7)",
   async (id) => {
     const response = await s.call(
