@@ -10,6 +10,9 @@
 //   3. the reference: the same idp-verify run against the same provider (apps/provider's
 //      `idp-provider --db :memory: --provider-states`) started beforehand in a process of its own
 //      and not timed: the same requests and checks, none of the embedded mode's own cost.
+//   4. the floor: bench/support/http-floor.mjs, the same number of requests exchanged between two
+//      threads of one Node process over node:http, nothing loaded and nothing judged: the part of
+//      the wall time no change to the verifier or the provider can remove on this machine.
 // Printed per command: the median wall time with its range, idp-verify's own account of where the
 // time went (its report: before the first check, the checks and pacts, after them) and the CPU
 // it used (user + sys of the process tree). The ratio embedded / reference says what the embedded
@@ -114,6 +117,43 @@ function startReference(): Promise<{ baseUrl: string; statesUrl: string; stop: (
   });
 }
 
+interface Floor {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly exchangeMs: number;
+}
+
+/** The bare HTTP exchange of `requests` requests (bench/support/http-floor.mjs), timed alike. */
+function floor(requests: number) {
+  return new Promise<Floor>((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(
+      "bash",
+      [
+        "-c",
+        'TIMEFORMAT="%U %S"; { time "$@" 2>/dev/null; } 2>&1',
+        "bash",
+        process.execPath,
+        join(root, "bench", "support", "http-floor.mjs"),
+        String(requests),
+      ],
+      { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const wallMs = performance.now() - started;
+      const [json = "", times = ""] = out.trim().split("\n");
+      const [user = 0, sys = 0] = times.trim().split(/\s+/).map(Number);
+      if (code !== 0) return reject(new Error(`http-floor.mjs exited ${code}: ${out}`));
+      resolve({ wallMs, cpuMs: (user + sys) * 1000, exchangeMs: JSON.parse(json).exchangeMs });
+    });
+  });
+}
+
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
@@ -143,13 +183,21 @@ const kinds = {
 type Kind = keyof typeof kinds;
 const names = Object.keys(kinds) as Kind[];
 const results = new Map<Kind, Timed[]>(names.map((n) => [n, []]));
+const floors: Floor[] = [];
 try {
   // One unrecorded run of each first: the disk cache and Node's compile cache warm, as on a
-  // newcomer's second run.
-  for (const n of names) await kinds[n]();
+  // newcomer's second run. The floor exchanges as many requests as that run sent.
+  let requests = 0;
+  for (const n of names) requests = (await kinds[n]()).report.requests.sent;
+  await floor(requests);
   for (let round = 0; round < ROUNDS; round++) {
-    for (let i = 0; i < names.length; i++) {
-      const n = names[(i + round) % names.length] as Kind;
+    for (let i = 0; i <= names.length; i++) {
+      const at = (i + round) % (names.length + 1);
+      if (at === names.length) {
+        floors.push(await floor(requests));
+        continue;
+      }
+      const n = names[at] as Kind;
       const t = await kinds[n]();
       if (t.code !== 0) throw new Error(`${n} exited ${t.code} (${t.report.verdict})`);
       results.get(n)?.push(t);
@@ -174,6 +222,16 @@ for (const n of names) {
     `${n.padEnd(38)} wall ${median(walls).toFixed(0)} ms (${range(walls)}); run ${median(ts.map((t) => t.report.durationMs)).toFixed(0)} ms: before the first check ${median(before).toFixed(0)}, checks and pacts ${median(checks).toFixed(0)}; CPU ${median(ts.map((t) => t.cpuMs)).toFixed(0)} ms; ${ts[0]?.report.requests.sent} requests`,
   );
 }
+const floorWalls = floors.map((f) => f.wallMs);
+console.log(
+  `${"the floor (node:http, nothing judged)".padEnd(38)} wall ${median(floorWalls).toFixed(0)} ms (${range(floorWalls)}); the exchange ${median(floors.map((f) => f.exchangeMs)).toFixed(0)} ms; CPU ${median(floors.map((f) => f.cpuMs)).toFixed(0)} ms; ${(results.get("pnpm verify") ?? [])[0]?.report.requests.sent} requests`,
+);
+const overFloor = (results.get("pnpm verify") ?? []).map(
+  (t, i) => t.wallMs / (floors[i]?.wallMs ?? 1),
+);
+console.log(
+  `pnpm verify / floor (wall, per round): median ${median(overFloor).toFixed(2)} (${overFloor.map((p) => p.toFixed(2)).join(" ")})`,
+);
 const pairs = (results.get("idp-verify (embedded)") ?? []).map(
   (t, i) => t.wallMs / (results.get("idp-verify --provider-url (reference)")?.[i]?.wallMs ?? 1),
 );
