@@ -174,10 +174,14 @@ try {
   const init = run("npm", ["init", "-y"], { cwd: app, env });
   if (!step(init.status === 0, "npm init -y", init.status === 0 ? "" : tail(init)))
     throw new Error("stop");
+  // --prefer-offline: what npm's cache holds is not asked of the registry again (the same tree
+  // installed; 10.3 s and 12.9 CPU-s against 18.2 s and 15.6 here). A machine without that cache
+  // still fetches everything.
   const install = run(
     "npm",
     [
       "install",
+      "--prefer-offline",
       "--no-audit",
       "--no-fund",
       "--loglevel=error",
