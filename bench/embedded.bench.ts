@@ -39,10 +39,7 @@ const SEED = String(values.seed);
 const CREDS = { IDP_USERNAME: "bench-user", IDP_PASSWORD: "bench-password-0" };
 const dir = mkdtempSync(join(tmpdir(), "idp-bench-embedded-"));
 
-interface Timed {
-  readonly wallMs: number;
-  readonly cpuMs: number;
-  readonly code: number | null;
+interface Timed extends Measured {
   readonly report: {
     readonly durationMs: number;
     readonly verdict: string;
@@ -51,45 +48,56 @@ interface Timed {
   };
 }
 
-/** Runs a command to its end: its wall time, the CPU of its process tree, and its JSON report. */
-function timed(cmd: string, args: readonly string[], env: Record<string, string> = {}) {
-  const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
-  return new Promise<Timed>((resolve, reject) => {
+interface Measured {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly code: number | null;
+  /** What the command printed on stdout. */
+  readonly stdout: string;
+}
+
+/** Runs a command to its end: its wall time, the CPU of its process tree and its stdout. */
+function measure(
+  cmd: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<Measured> {
+  const out = join(dir, `stdout-${Math.random().toString(36).slice(2)}.txt`);
+  return new Promise<Measured>((resolve, reject) => {
     const started = performance.now();
-    // `time` is bash's: user + sys of the command and every process it waited for.
+    // `time` is bash's: user + sys of the command and every process it waited for, printed on
+    // bash's stdout; the command's own stdout goes to a file.
     const child = spawn(
       "bash",
-      [
-        "-c",
-        'TIMEFORMAT="%U %S"; { time "$@" >/dev/null 2>/dev/null; } 2>&1',
-        "bash",
-        cmd,
-        ...args,
-        "--report",
-        `json=${report}`,
-      ],
+      ["-c", 'TIMEFORMAT="%U %S"; { time "$@" >"$0" 2>/dev/null; } 2>&1', out, cmd, ...args],
       { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] },
     );
-    let out = "";
+    let times = "";
     child.stdout.on("data", (c) => {
-      out += c;
+      times += c;
     });
     child.on("error", reject);
     child.on("close", (code) => {
       const wallMs = performance.now() - started;
-      const [user = 0, sys = 0] = out.trim().split(/\s+/).map(Number);
-      try {
-        resolve({
-          wallMs,
-          cpuMs: (user + sys) * 1000,
-          code,
-          report: JSON.parse(readFileSync(report, "utf8")),
-        });
-      } catch (e) {
-        reject(new Error(`${cmd} ${args.join(" ")} wrote no report (exit ${code}): ${e}`));
-      }
+      const [user = 0, sys = 0] = times.trim().split(/\s+/).map(Number);
+      resolve({ wallMs, cpuMs: (user + sys) * 1000, code, stdout: readFileSync(out, "utf8") });
     });
   });
+}
+
+/** Runs idp-verify (or pnpm verify) to its end, measured, with its JSON report. */
+async function timed(
+  cmd: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<Timed> {
+  const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+  const m = await measure(cmd, [...args, "--report", `json=${report}`], env);
+  try {
+    return { ...m, report: JSON.parse(readFileSync(report, "utf8")) };
+  } catch (e) {
+    throw new Error(`${cmd} ${args.join(" ")} wrote no report (exit ${m.code}): ${e}`);
+  }
 }
 
 /** The reference provider in its own process; its URL from its "listening" log line. */
@@ -123,35 +131,12 @@ interface Floor {
   readonly exchangeMs: number;
 }
 
-/** The bare HTTP exchange of `requests` requests (bench/support/http-floor.mjs), timed alike. */
-function floor(requests: number) {
-  return new Promise<Floor>((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(
-      "bash",
-      [
-        "-c",
-        'TIMEFORMAT="%U %S"; { time "$@" 2>/dev/null; } 2>&1',
-        "bash",
-        process.execPath,
-        join(root, "bench", "support", "http-floor.mjs"),
-        String(requests),
-      ],
-      { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let out = "";
-    child.stdout.on("data", (c) => {
-      out += c;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const wallMs = performance.now() - started;
-      const [json = "", times = ""] = out.trim().split("\n");
-      const [user = 0, sys = 0] = times.trim().split(/\s+/).map(Number);
-      if (code !== 0) return reject(new Error(`http-floor.mjs exited ${code}: ${out}`));
-      resolve({ wallMs, cpuMs: (user + sys) * 1000, exchangeMs: JSON.parse(json).exchangeMs });
-    });
-  });
+/** The bare HTTP exchange of `requests` requests (bench/support/http-floor.mjs), measured alike. */
+async function floor(requests: number): Promise<Floor> {
+  const script = join(root, "bench", "support", "http-floor.mjs");
+  const m = await measure(process.execPath, [script, String(requests)]);
+  if (m.code !== 0) throw new Error(`http-floor.mjs exited ${m.code}: ${m.stdout}`);
+  return { wallMs: m.wallMs, cpuMs: m.cpuMs, exchangeMs: JSON.parse(m.stdout).exchangeMs };
 }
 
 const median = (xs: readonly number[]) => {
