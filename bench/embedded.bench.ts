@@ -126,6 +126,7 @@ function startReference(): Promise<{ baseUrl: string; statesUrl: string; stop: (
 }
 
 interface Floor {
+  readonly requests: number;
   readonly wallMs: number;
   readonly cpuMs: number;
   readonly exchangeMs: number;
@@ -136,7 +137,12 @@ async function floor(requests: number): Promise<Floor> {
   const script = join(root, "bench", "support", "http-floor.mjs");
   const m = await measure(process.execPath, [script, String(requests)]);
   if (m.code !== 0) throw new Error(`http-floor.mjs exited ${m.code}: ${m.stdout}`);
-  return { wallMs: m.wallMs, cpuMs: m.cpuMs, exchangeMs: JSON.parse(m.stdout).exchangeMs };
+  return {
+    requests,
+    wallMs: m.wallMs,
+    cpuMs: m.cpuMs,
+    exchangeMs: JSON.parse(m.stdout).exchangeMs,
+  };
 }
 
 const median = (xs: readonly number[]) => {
@@ -209,7 +215,7 @@ for (const n of names) {
 }
 const floorWalls = floors.map((f) => f.wallMs);
 console.log(
-  `${"the floor (node:http, nothing judged)".padEnd(38)} wall ${median(floorWalls).toFixed(0)} ms (${range(floorWalls)}); the exchange ${median(floors.map((f) => f.exchangeMs)).toFixed(0)} ms; CPU ${median(floors.map((f) => f.cpuMs)).toFixed(0)} ms; ${(results.get("pnpm verify") ?? [])[0]?.report.requests.sent} requests`,
+  `${"the floor (node:http, nothing judged)".padEnd(38)} wall ${median(floorWalls).toFixed(0)} ms (${range(floorWalls)}); the exchange ${median(floors.map((f) => f.exchangeMs)).toFixed(0)} ms; CPU ${median(floors.map((f) => f.cpuMs)).toFixed(0)} ms; ${floors[0]?.requests} requests`,
 );
 const overFloor = (results.get("pnpm verify") ?? []).map(
   (t, i) => t.wallMs / (floors[i]?.wallMs ?? 1),
