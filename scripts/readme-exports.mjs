@@ -32,6 +32,8 @@ function kindOf(symbol, checker) {
   if (f & ts.SymbolFlags.Interface) return "interface";
   if (f & ts.SymbolFlags.TypeAlias) return "type";
   if (f & ts.SymbolFlags.Variable) {
+    const init = target.valueDeclaration?.initializer;
+    if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) return "function";
     // A zod schema is a value and a type of the same name.
     return f & ts.SymbolFlags.TypeAlias || target.declarations?.some(ts.isTypeAliasDeclaration)
       ? "schema + type"

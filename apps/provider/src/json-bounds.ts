@@ -4,7 +4,7 @@ import type { JsonPath } from "@idp/contracts";
  * What the provider accepts structurally, beyond the 1 MiB body limit.
  *
  * Measured on Node 24.21 (default 984 KiB stack): `JSON.parse` is iterative (a 500,000-level array
- * parses), but `JSON.stringify` and `structuredClone` recurse and throw RangeError at about 4,450
+ * parses), but `JSON.stringify` (which stores a value) recurses and throws RangeError at about 4,450
  * levels from an empty stack (4,370 with 200 frames in use, ~4,400 at the provider's store call).
  * The contracts' zod check never recurses below the tabulated shapes, so it is safe at any depth
  * (measured to 500,000 levels). Hono never sees these bodies (routes read `c.req.raw`), and reads

@@ -11,7 +11,7 @@ import {
 import { PROVIDER_STATES_PATH } from "./provider-states.ts";
 import { type RunningServer, SERVER_LIMITS, type ServerLimits, startServer } from "./server.ts";
 
-/** Options of `createProvider`: database file, credentials, provider states, seed users, logging. */
+/** Options of `createProvider`: database, credentials, provider states, log, sender, seed, limits. */
 export interface ProviderOptions {
   /**
    * SQLite file path, or ":memory:".
@@ -53,7 +53,7 @@ export interface ListenResult {
   port: number;
 }
 
-/** A created provider: `listen()`, `close()` and its database. */
+/** A created provider: `fetch()` in-process, `listen()`, `close()` and its `outbox()`. */
 export interface IdpProvider {
   /** Answers one request in-process, no socket. */
   fetch(request: Request): Promise<Response>;

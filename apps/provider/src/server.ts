@@ -84,8 +84,16 @@ interface Exchange {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { limits, log } = options;
   const current = new WeakMap<Duplex, Exchange>();
-  const logAnswer = (method: string | undefined, path: string | undefined, status: number) =>
-    log({ level: "info", msg: "request", method, path, status, below: "http" });
+  // The target up to its query: a query string could carry anything (the app logs paths only too).
+  const logAnswer = (method: string | undefined, target: string | undefined, status: number) =>
+    log({
+      level: "info",
+      msg: "request",
+      method,
+      path: target?.split(/[?#]/, 1)[0],
+      status,
+      below: "http",
+    });
 
   const listener = getRequestListener(options.fetch, {
     // HTTP/1.0 may omit Host (RFC 9112 §3.2 requires it of 1.1 only, checked below).

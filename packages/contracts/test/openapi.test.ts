@@ -52,7 +52,7 @@ describe("the OpenAPI 3.1 export", () => {
     expect(`${JSON.stringify(JSON.parse(json), null, 2)}\n`).toBe(json);
   });
 
-  it("should match the committed docs/openapi.json (regenerate with `pnpm --filter @idp/contracts openapi --out ../../docs/openapi.json`)", () => {
+  it("should match the committed docs/openapi.json (regenerate from the repository root with `pnpm --filter @idp/contracts openapi --out docs/openapi.json`)", () => {
     expect(readFileSync(committed, "utf8")).toBe(openApiJson());
   });
 });

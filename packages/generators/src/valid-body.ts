@@ -147,9 +147,10 @@ const depthOf = (pattern: string) => (pattern.match(/\[\]|\*/g) ?? []).length;
 
 /**
  * Valid bodies at the large end (conformance.md §2 sets no bounds): half with long strings in
- * every string field and map key (up to `maxStringLength` code points), half with many fields,
- * features, labels, keywords and array items; each cut to fit `maxBodyBytes` and within the
- * profile's bounds. Shrinking reaches the smallest size that still fails.
+ * every string field and map key (up to `maxStringLength` code points, map keys a quarter of it:
+ * 512 by default), half with many fields, features, labels, keywords and array items; each cut to
+ * fit `maxBodyBytes` and within the profile's bounds. Shrinking reaches the smallest size that
+ * still fails.
  * @throws GeneratorError `E_USAGE` when a constraint is out of its domain.
  */
 export function largeValidBodyArb(

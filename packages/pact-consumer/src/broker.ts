@@ -91,7 +91,7 @@ export function recordArgs(plan: RecordPlan): string[] {
   ];
 }
 
-/** The `pact-broker` bin script of @pact-foundation/pact-cli, found through the package. */
+/** The `pact-broker` bin script of `@pact-foundation/pact-cli`, found through the package. */
 export function pactBrokerBin(): string {
   const require = createRequire(import.meta.url);
   try {
@@ -115,7 +115,7 @@ export interface RunOptions {
   readonly stdio?: "inherit" | "pipe";
 }
 
-/** What a `pact-broker` command did: its exit status and output (secrets removed). */
+/** What a `pact-broker` command did: its exit status and output as the CLI printed them (no redaction). */
 export interface RunResult {
   readonly exitCode: number;
   readonly stdout: string;

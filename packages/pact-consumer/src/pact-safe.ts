@@ -7,9 +7,21 @@ export function pactUnsafeReason(value: unknown): string | undefined {
   const text = JSON.stringify(value);
   if (text === undefined) return "it is not a JSON value";
   const problems: string[] = [];
-  if (LONE_SURROGATE.test(text)) problems.push("a lone UTF-16 surrogate (not valid UTF-8)");
+  // Checked on the strings themselves: JSON.stringify writes a lone surrogate as a \uD800 escape,
+  // so the text never shows one, while Pact's core (Rust strings) cannot hold it.
+  if (hasLoneSurrogate(JSON.parse(text)))
+    problems.push("a lone UTF-16 surrogate (not valid UTF-8)");
   numbersOf(JSON.parse(text), "$", problems);
   return problems.length > 0 ? `it holds ${problems.join(" and ")}` : undefined;
+}
+
+/** Whether some string or object key of `v` holds a lone surrogate. */
+function hasLoneSurrogate(v: unknown): boolean {
+  if (typeof v === "string") return LONE_SURROGATE.test(v);
+  if (Array.isArray(v)) return v.some(hasLoneSurrogate);
+  if (v !== null && typeof v === "object")
+    return Object.entries(v).some(([k, x]) => LONE_SURROGATE.test(k) || hasLoneSurrogate(x));
+  return false;
 }
 
 /** The numbers Pact's core would change, each named with its JSON path. */

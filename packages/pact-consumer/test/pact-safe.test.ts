@@ -53,3 +53,18 @@ describe("pactUnsafeReason against Pact's core", () => {
     for (const n of safe) expect(pactUnsafeReason({ n }), String(n)).toBeUndefined();
   });
 });
+
+describe("pactUnsafeReason on strings", () => {
+  it("names a lone surrogate in a value or a key, and passes well-formed pairs", () => {
+    // JSON.stringify escapes a lone surrogate (\ud800), so the check must look at the strings.
+    for (const lone of ["x\uD800", "\uDC00y", "a\uDBFFb"]) {
+      expect(pactUnsafeReason({ data: { title: lone } }), JSON.stringify(lone)).toContain(
+        "lone UTF-16 surrogate",
+      );
+      expect(pactUnsafeReason({ features: { [lone]: 1 } }), JSON.stringify(lone)).toContain(
+        "lone UTF-16 surrogate",
+      );
+    }
+    expect(pactUnsafeReason({ data: { title: "👍🏽 \uD83D\uDE00 é" } })).toBeUndefined();
+  });
+});
