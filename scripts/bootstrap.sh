@@ -1,4 +1,5 @@
-# Source this file: `. scripts/bootstrap.sh`. It makes Node >= 22 and pnpm 12 available on PATH.
+# Source this file: `. scripts/bootstrap.sh`. It makes Node >= 22.19 (the verifier's engines floor)
+# and pnpm 12 available on PATH.
 # When the machine's own Node is older (or pnpm is missing), it installs Node 24 and pnpm 12 from the
 # npm registry into the git-ignored .tools/ (corepack does not work on our machines; toolchain.md §0).
 # shellcheck shell=bash
@@ -8,9 +9,8 @@ _idp_pnpm_version="12.21.0"
 
 _idp_node_ok() {
   command -v node >/dev/null 2>&1 || return 1
-  local major
-  major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" || return 1
-  [ "${major:-0}" -ge 22 ]
+  # 22.19 or later: @idp/verifier's engines (@idp/provider's node:sqlite needs 22.13).
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 19) ? 0 : 1)' 2>/dev/null
 }
 _idp_pnpm_ok() {
   command -v pnpm >/dev/null 2>&1 || return 1
