@@ -6,44 +6,48 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function pactUnsafeReason(value: unknown): string | undefined {
   const text = JSON.stringify(value);
   if (text === undefined) return "it is not a JSON value";
-  const problems: string[] = [];
-  // Checked on the strings themselves: JSON.stringify writes a lone surrogate as a \uD800 escape,
-  // so the text never shows one, while Pact's core (Rust strings) cannot hold it.
-  if (hasLoneSurrogate(JSON.parse(text)))
-    problems.push("a lone UTF-16 surrogate (not valid UTF-8)");
-  numbersOf(JSON.parse(text), "$", problems);
+  const found: Found = { lone: false, numbers: [] };
+  walk(JSON.parse(text), "$", found);
+  const problems = [
+    ...(found.lone ? ["a lone UTF-16 surrogate (not valid UTF-8)"] : []),
+    ...found.numbers,
+  ];
   return problems.length > 0 ? `it holds ${problems.join(" and ")}` : undefined;
 }
 
-/** Whether some string or object key of `v` holds a lone surrogate. */
-function hasLoneSurrogate(v: unknown): boolean {
-  if (typeof v === "string") return LONE_SURROGATE.test(v);
-  if (Array.isArray(v)) return v.some(hasLoneSurrogate);
-  if (v !== null && typeof v === "object")
-    return Object.entries(v).some(([k, x]) => LONE_SURROGATE.test(k) || hasLoneSurrogate(x));
-  return false;
+interface Found {
+  /**
+   * Some string or object key holds a lone surrogate. Read from the parsed strings, not the text:
+   * JSON.stringify writes one as a \uD800 escape, which Pact's core (Rust strings) cannot hold.
+   */
+  lone: boolean;
+  /** The numbers Pact's core would change, each named with its JSON path. */
+  readonly numbers: string[];
 }
 
-/** The numbers Pact's core would change, each named with its JSON path. */
-function numbersOf(v: unknown, path: string, problems: string[]): void {
-  if (typeof v === "number") {
+function walk(v: unknown, path: string, found: Found): void {
+  if (typeof v === "string") {
+    if (LONE_SURROGATE.test(v)) found.lone = true;
+  } else if (typeof v === "number") {
     if (Number.isInteger(v) && !Number.isSafeInteger(v))
-      problems.push(
+      found.numbers.push(
         `the integer ${v} at ${path} beyond 2^53 (Pact's core would turn it into a float)`,
       );
     else if (!Number.isInteger(v) && !readExactly(v))
-      problems.push(
+      found.numbers.push(
         `the number ${v} at ${path} (Pact's core reads a fraction exactly only with at most 15 significant digits and a power of ten within ±22; this one may come back one unit in the last place off)`,
       );
   } else if (Array.isArray(v)) {
-    for (const [i, x] of v.entries()) numbersOf(x, `${path}[${i}]`, problems);
+    for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`, found);
   } else if (v !== null && typeof v === "object")
-    for (const [k, x] of Object.entries(v))
-      numbersOf(
+    for (const [k, x] of Object.entries(v)) {
+      if (LONE_SURROGATE.test(k)) found.lone = true;
+      walk(
         x,
         /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`,
-        problems,
+        found,
       );
+    }
 }
 
 /**
