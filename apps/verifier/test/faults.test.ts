@@ -124,11 +124,14 @@ describe("a reading the pinned order rules out", () => {
 });
 
 describe("providers broken on purpose", () => {
-  it.each(CASES)("$fault is caught by $caught", async ({ fault, caught, rules, runs = 60 }) => {
+  it.each(CASES)("$fault is caught by $caught", async ({ fault, caught, rules, runs = 30 }) => {
     provider = await startHandProvider({ credentials: CREDENTIALS, faults: [fault] });
     // Which checks fail is known before shrinking starts; the cited case is the first found.
+    // 30 runs: every fault here but the long string is caught by seed 42 within 12 (checked when
+    // this was lowered from 60), and the false positives the rules list guards against are what
+    // the conforming providers above are run for, on three seeds.
     const run = await verifyReport(
-      against(provider, [...(runs > 60 ? ["--checks", "R6"] : CONFORMANCE), "--no-shrink"], {
+      against(provider, [...(runs > 30 ? ["--checks", "R6"] : CONFORMANCE), "--no-shrink"], {
         runs,
       }),
     );
