@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Config } from "./config/parse.ts";
 import { parseConfig } from "./config/parse.ts";
@@ -12,7 +12,7 @@ import type { VerifyReport } from "./results.ts";
 import { LiveProgress, paintFor } from "./terminal/index.ts";
 import { verify } from "./verify.ts";
 import { VERSION } from "./version.ts";
-import { assertWritableFile } from "./writable.ts";
+import { assertWritableFile, makeDirs } from "./writable.ts";
 
 /** Where `runCli` writes: stdout and stderr. */
 export interface CliIo {
@@ -63,7 +63,7 @@ export function assertReportsWritable(reports: Config["reports"]): void {
 export function writeReports(report: VerifyReport, reports: Config["reports"]): void {
   for (const { format, path } of reports) {
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      makeDirs(dirname(path));
       writeFileSync(path, RENDERERS[format](report, path));
     } catch (e) {
       throw new VerifyError(

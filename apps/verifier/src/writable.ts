@@ -1,12 +1,27 @@
 import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
+
+/**
+ * Creates `dir` and each missing folder above it, one level at a time. Not Node's
+ * `mkdirSync(dir, { recursive: true })`: for a path under /proc (`--learn /proc/x/y.json`) it
+ * never returns (mkdir says ENOENT, the parent exists, it tries again), where this throws the
+ * level's own error (ENOENT, EACCES, ENOTDIR) once.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
+    missing.push(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing.reverse()) mkdirSync(d);
+}
 
 /**
  * Throws when a file cannot be written at `path` (its folders are created; a file that did not
  * exist is not left behind): what a run writes at its end is checked before its first request.
  */
 export function assertWritableFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   if (existsSync(path) && statSync(path).isDirectory()) throw new Error("it is a directory");
   const existed = existsSync(path);
   closeSync(openSync(path, "a"));

@@ -256,6 +256,26 @@ it("refuses, before the first request, a path it cannot write and --learn with -
   expect(unwritable.stderr).toMatch(
     /^idp-verify: E_LEARN: --learn: cannot write the learned profile to .*team\.json: E[A-Z]+\n/,
   );
+  // Under /proc no folder can be made: Node's recursive mkdir never returned there, and the run hung.
+  if (process.platform === "linux") {
+    const underProc = await runVerify([
+      ...base,
+      ...["--learn", "/proc/idp-verify-test/team.json"],
+      ...["--report", "json=/proc/idp-verify-test/r.json"],
+    ]);
+    expect(underProc.code).toBe(2);
+    expect(underProc.stderr).toMatch(
+      /^idp-verify: E_REPORT_WRITE: cannot write the json report to \/proc\/idp-verify-test\/r\.json: ENOENT\n/,
+    );
+    const learnOnly = await runVerify([...base, "--learn", "/proc/idp-verify-test/team.json"]);
+    expect(learnOnly.stderr).toMatch(
+      /E_LEARN: .* to \/proc\/idp-verify-test\/team\.json: ENOENT\n/,
+    );
+    const replays = await runVerify([...base, "--replay-dir", "/proc/idp-verify-test/replays"]);
+    expect(replays.stderr).toMatch(
+      /E_REPORT_WRITE: cannot write replay files to \/proc\/.*: ENOENT/,
+    );
+  }
   const sharded = await runVerify([...base, "--learn", "x.json", "--shard", "1/2"]);
   expect(sharded.code).toBe(2);
   expect(sharded.stderr).toContain(

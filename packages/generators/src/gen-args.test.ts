@@ -129,6 +129,10 @@ describe("parseGenArgs", () => {
       "--max-body-bytes applies to valid bodies only with --size huge",
     ],
     [
+      ["push", "--size", "huge", "--max-length", "40"],
+      "--max-length does not apply with --size huge: cut huge bodies with --max-body-bytes",
+    ],
+    [
       ["push", "--invalid", "--max-body-bytes", "70000"],
       "--max-body-bytes applies only to --stress and valid bodies (without --invalid or --stress)",
     ],

@@ -81,7 +81,7 @@ export const GEN_FLAGS = {
     value: "xsmall|small|medium|large|xlarge|huge",
     defaultText: "small",
     description:
-      "how large arrays and maps tend to be, up to --max-length (fast-check's size); huge: the large valid bodies idp-verify sends to R4, half with strings up to 2,048 code points in every string field and map key, half with up to 96 fields or features and dozens of labels and keywords, each cut to fit --max-body-bytes (--max-length does not apply)",
+      "how large arrays and maps tend to be, up to --max-length (fast-check's size); huge: the large valid bodies idp-verify sends to R4, half with strings up to 2,048 code points in every string field and map key, half with up to 96 fields or features and dozens of labels and keywords, each cut to fit --max-body-bytes (--max-length is refused with it)",
   },
   kinds: {
     type: "string",
@@ -235,6 +235,12 @@ const genSchema = (randomSeed: () => number, context: GenContext) =>
           return fail(`--${flag} applies only to ${modes.map((m) => MODE_FLAG[m]).join(" and ")}`);
       if (mode === "valid" && v["max-body-bytes"] !== undefined && v.size !== "huge")
         return fail("--max-body-bytes applies to valid bodies only with --size huge");
+      // Refused rather than ignored: huge bodies have sizes of their own, which only
+      // --max-body-bytes cuts, so the flag would change nothing the user asked it to.
+      if (v.size === "huge" && v["max-length"] !== undefined)
+        return fail(
+          "--max-length does not apply with --size huge: cut huge bodies with --max-body-bytes",
+        );
       const profile = v.profile === undefined ? defaultProfile : profileArg(v.profile, context);
       if ("error" in profile) return fail(profile.error);
       const bodyBytes = v["max-body-bytes"];

@@ -34,7 +34,8 @@ export function helpText(): string {
     "be deployed (with reasons), record deployments and releases, and check pacts against the",
     "contracts offline (conformance.md §5).",
     "",
-    "Usage: idp-pacts <command> [flags] [-- <pact-broker flags>]",
+    "Usage: idp-pacts <command> [flags]",
+    "       idp-pacts publish|record-deployment|record-release [flags] [-- <pact-broker flags>]",
     "",
     ...commandsHelp("idp-pacts", PACTS_COMMANDS),
     ...flagsHelp(PACTS_ENVIRONMENT, {

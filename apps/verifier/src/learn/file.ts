@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   BOUND_PATH_NAMES,
@@ -12,6 +12,7 @@ import {
   VIOLATION_KINDS,
 } from "@idp/contracts";
 import { VerifyError } from "../errors.ts";
+import { makeDirs } from "../writable.ts";
 import type { LearnedKey, NotLearned } from "./types.ts";
 
 // The learned profile file (conformance.md §6): the profile in use (a built-in, or the file itself,
@@ -156,7 +157,7 @@ export function learnedFileText(options: {
 
 export function writeLearned(path: string, text: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
     writeFileSync(path, text);
   } catch (e) {
     throw new VerifyError(

@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ContractProfile } from "@idp/contracts";
 import { VerifyError } from "../errors.ts";
 import { ruleSentence, sourceText } from "../report/format.ts";
 import type { CheckResult, VerifyReport } from "../results.ts";
+import { makeDirs } from "../writable.ts";
 import { expectedOf } from "./expected.ts";
 import { type ReplaySpec, renderReplay } from "./render.ts";
 import { replayAuthOf, shellWords } from "./shell-auth.ts";
@@ -118,7 +119,7 @@ export function replayPaths(
 /** Checks its replay directory can be written, before the first request. */
 export function assertReplayDirWritable(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (e) {
     throw new VerifyError(
       "E_REPORT_WRITE",
