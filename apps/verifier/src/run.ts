@@ -60,6 +60,19 @@ export function assertReportsWritable(reports: Config["reports"]): void {
   }
 }
 
+/** Before the first request: the --har file must be writable (its folders are made, as a report's). */
+export function assertHarWritable(path: string): void {
+  try {
+    assertWritableFile(path);
+  } catch (e) {
+    throw new VerifyError(
+      "E_REPORT_WRITE",
+      `cannot write the HAR file to ${path} (--har): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { cause: e },
+    );
+  }
+}
+
 export function writeReports(report: VerifyReport, reports: Config["reports"]): void {
   for (const { format, path } of reports) {
     try {
@@ -105,6 +118,7 @@ export async function runCli(
     const { config } = parsed;
     assertReportsWritable(config.reports);
     if (config.replayDir) assertReplayDirWritable(config.replayDir);
+    if (config.harPath) assertHarWritable(config.harPath);
     const report = await verify(config, {
       progress: (line) => live.line(line),
       onResult: (r) => {

@@ -54,10 +54,13 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     throw e;
   }
   for (const w of run.secrets.warnings()) run.progress(w);
-  const transport = openTransport(run, provider);
-  const record: RunRecord = { ...run, sources, plan, provider, transport };
-  const setup = conformanceSetup(record);
+  // From here on whatever throws closes what was started (the provider's thread and the case
+  // thread would keep the process alive after the error).
+  let transport: ReturnType<typeof openTransport> | undefined;
   try {
+    transport = openTransport(run, provider);
+    const record: RunRecord = { ...run, sources, plan, provider, transport };
+    const setup = conformanceSetup(record);
     await feed?.ready.catch(() => undefined);
     const { states, schedule, savedRules } = await preflightAndStates(record);
     run.progress(
@@ -84,7 +87,7 @@ export async function verify(config: Config, io: VerifyIo = {}): Promise<VerifyR
     return learned ? { ...report, learn: learned.report } : report;
   } finally {
     await feed?.close();
-    await transport.close();
+    await transport?.close();
     await provider.close();
   }
 }

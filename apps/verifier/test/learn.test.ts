@@ -243,7 +243,7 @@ describe("a fault is never learned: the run under its learned profile still fail
   });
 });
 
-it("refuses, before the first request, a path it cannot write and --learn with --shard (exit 2)", async () => {
+it("refuses, before the first request, a path it cannot write (--learn, --report, --replay-dir, --har) and --learn with --shard (exit 2)", async () => {
   const notADir = join(dir, "a-file");
   writeFileSync(notADir, "");
   // Nothing listens on port 9: a request would be E_PROVIDER_UNREACHABLE, not these.
@@ -275,7 +275,19 @@ it("refuses, before the first request, a path it cannot write and --learn with -
     expect(replays.stderr).toMatch(
       /E_REPORT_WRITE: cannot write replay files to \/proc\/.*: ENOENT/,
     );
+    const har = await runVerify([...base, "--har", "/proc/idp-verify-test/run.har"]);
+    expect(har.code).toBe(2);
+    expect(har.stderr).toMatch(
+      /^idp-verify: E_REPORT_WRITE: cannot write the HAR file to \/proc\/idp-verify-test\/run\.har \(--har\): ENOENT\n/,
+    );
   }
+  // A HAR file's folders are made, as a report's: the run gets as far as the provider.
+  const newFolder = await runVerify([
+    ...["--provider-url", "http://127.0.0.1:9/v1", "--checks", "R2"],
+    ...["--username", CREDENTIALS.username, "--password", CREDENTIALS.password],
+    ...["--har", join(dir, "new", "sub", "run.har")],
+  ]);
+  expect(newFolder.stderr).toMatch(/^idp-verify: E_PROVIDER_UNREACHABLE: /);
   const sharded = await runVerify([...base, "--learn", "x.json", "--shard", "1/2"]);
   expect(sharded.code).toBe(2);
   expect(sharded.stderr).toContain(
