@@ -13,7 +13,14 @@ export function makeDirs(dir: string): void {
     missing.push(d);
     if (dirname(d) === d) break;
   }
-  for (const d of missing.reverse()) mkdirSync(d);
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      // Made meanwhile by another process (two runs writing into one new folder): as recursive did.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(d).isDirectory()) throw e;
+    }
+  }
 }
 
 /**
