@@ -16,3 +16,15 @@ const code = await runCli(process.argv.slice(2), process.env, {
 });
 // exitCode, not exit(): stdout and report files flush first.
 process.exitCode = code;
+// The verdict is out; whatever still keeps the process alive is a handle left open (once, the
+// embedded provider's thread after an error). A CI job must not hang on it: once nothing is left
+// to write, the process ends with the verdict's code, and says why. Never holds the process itself.
+const GRACE_MS = 3_000;
+const leftOpen = setInterval(() => {
+  if (process.stdout.writableLength > 0 || process.stderr.writableLength > 0) return;
+  clearInterval(leftOpen);
+  process.stderr.write(
+    `idp-verify: something was left open ${GRACE_MS / 1000} s after the verdict; ending with exit ${code}\n`,
+  );
+  process.exit(code);
+}, GRACE_MS).unref();

@@ -73,6 +73,23 @@ describe("threads started before the verifier loads", () => {
     expect(`${run.stdout}${run.stderr}${JSON.stringify(run.report)}`).not.toContain(early.password);
   });
 
+  it("a handle left open after the verdict ends the bin with the verdict's code, saying so", async () => {
+    // A referenced interval, loaded before the CLI, stands for any handle the run left open.
+    const open = ["--import", "data:text/javascript,setInterval(() => {}, 1000)"];
+    const started = performance.now();
+    const r = await runNode([...open, "--conditions=@idp/source", CLI, "--runz", "5"], {
+      NODE_NO_WARNINGS: "1",
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      "idp-verify: E_CONFIG: unknown option --runz (did you mean --runs?)",
+      "Run idp-verify --help for usage.",
+      "idp-verify: something was left open 3 s after the verdict; ending with exit 2",
+    ]);
+    // A limit for a hang, not for speed.
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
   it("bad arguments still end the bin at once with exit 2: the threads started keep nothing alive", async () => {
     const r = await runNode(["--conditions=@idp/source", CLI, "--runz", "5"], {
       NODE_NO_WARNINGS: "1",
