@@ -8,9 +8,9 @@ import { basename } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 export const LONGEST_FIRST = [
-  "reach", // 24 CPU-s: 58 runs of one operation's checks
-  "deployment", // 46 s of wall, most of it waiting on throttling gateways
-  "faults", // 30 CPU-s
+  "reach", // 18 CPU-s: 59 runs of one operation's checks
+  "deployment", // 48 s of wall, most of it waiting on throttling gateways
+  "faults", // 23 CPU-s
   // After two long files: under .ci/run the broker kit's packages may still be installing (on a
   // fresh machine they were ready ~80 s in), and a broker test waits for them.
   "broker", // 30 CPU-s and a Pact Broker
