@@ -223,7 +223,7 @@ const repoChecks = [
 const CHAINS = ["@idp/verifier", "@idp/pact-consumer"];
 const background = { background: true };
 // The typecheck: the verifier's own task, and one program for the other packages (a repo check
-// below, scripts/typecheck-together.mjs: a program per package checked the siblings' sources again).
+// above, scripts/typecheck-together.mjs: a program per package checked the siblings' sources again).
 const tasks =
   buildStatus === 0
     ? Promise.all([
