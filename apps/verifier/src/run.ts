@@ -12,7 +12,7 @@ import type { VerifyReport } from "./results.ts";
 import { LiveProgress, paintFor } from "./terminal/index.ts";
 import { verify } from "./verify.ts";
 import { VERSION } from "./version.ts";
-import { assertWritableFile, makeDirs } from "./writable.ts";
+import { assertWritableFile, asWriteError, makeDirs } from "./writable.ts";
 
 /** Where `runCli` writes: stdout and stderr. */
 export interface CliIo {
@@ -47,30 +47,17 @@ const RENDERERS = {
  * report is found at start, not after 1,500 requests).
  */
 export function assertReportsWritable(reports: Config["reports"]): void {
-  for (const { format, path } of reports) {
-    try {
-      assertWritableFile(path);
-    } catch (e) {
-      throw new VerifyError(
-        "E_REPORT_WRITE",
-        `cannot write the ${format} report to ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-        { cause: e },
-      );
-    }
-  }
+  for (const { format, path } of reports)
+    asWriteError("E_REPORT_WRITE", `cannot write the ${format} report to ${path}`, () =>
+      assertWritableFile(path),
+    );
 }
 
 /** Before the first request: the --har file must be writable (its folders are made, as a report's). */
 export function assertHarWritable(path: string): void {
-  try {
-    assertWritableFile(path);
-  } catch (e) {
-    throw new VerifyError(
-      "E_REPORT_WRITE",
-      `cannot write the HAR file to ${path} (--har): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      { cause: e },
-    );
-  }
+  asWriteError("E_REPORT_WRITE", `cannot write the HAR file to ${path} (--har)`, () =>
+    assertWritableFile(path),
+  );
 }
 
 export function writeReports(report: VerifyReport, reports: Config["reports"]): void {

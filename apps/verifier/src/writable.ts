@@ -1,5 +1,22 @@
 import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { VerifyError, type VerifyErrorCode } from "./errors.ts";
+
+/**
+ * Runs `write` (a write, or the check that one will work); its failure is `code` (exit 2), one line:
+ * `<what>: <errno code, or the message>`.
+ */
+export function asWriteError(code: VerifyErrorCode, what: string, write: () => void): void {
+  try {
+    write();
+  } catch (e) {
+    throw new VerifyError(
+      code,
+      `${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { cause: e },
+    );
+  }
+}
 
 /**
  * Creates `dir` and each missing folder above it, one level at a time. Not Node's

@@ -12,7 +12,7 @@ import {
   VIOLATION_KINDS,
 } from "@idp/contracts";
 import { VerifyError } from "../errors.ts";
-import { makeDirs } from "../writable.ts";
+import { asWriteError, makeDirs } from "../writable.ts";
 import type { LearnedKey, NotLearned } from "./types.ts";
 
 // The learned profile file (conformance.md §6): the profile in use (a built-in, or the file itself,
@@ -156,14 +156,8 @@ export function learnedFileText(options: {
 }
 
 export function writeLearned(path: string, text: string): void {
-  try {
+  asWriteError("E_LEARN", `--learn: cannot write the learned profile to ${path}`, () => {
     makeDirs(dirname(path));
     writeFileSync(path, text);
-  } catch (e) {
-    throw new VerifyError(
-      "E_LEARN",
-      `--learn: cannot write the learned profile to ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      { cause: e },
-    );
-  }
+  });
 }

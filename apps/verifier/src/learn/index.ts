@@ -1,11 +1,10 @@
 import { resolve } from "node:path";
 import { DETAILED_OPERATION_IDS } from "@idp/contracts";
 import type { ConformanceOutcome } from "../engine/conformance.ts";
-import { VerifyError } from "../errors.ts";
 import { epochOf } from "../phases/context.ts";
 import type { RunRecord } from "../phases/record.ts";
 import type { CheckResult } from "../results.ts";
-import { assertWritableFile } from "../writable.ts";
+import { assertWritableFile, asWriteError } from "../writable.ts";
 import { learnBounds } from "./bounds.ts";
 import { learnErrorsItems, learnValuesInUse } from "./errors-values.ts";
 import { learnedFileText, writeLearned } from "./file.ts";
@@ -25,15 +24,9 @@ export type { LearnedKey, LearnReport, NotLearned } from "./types.ts";
 
 /** Before the first request: the learned profile's path must be writable (as a report's is). */
 export function assertLearnWritable(path: string): void {
-  try {
-    assertWritableFile(path);
-  } catch (e) {
-    throw new VerifyError(
-      "E_LEARN",
-      `--learn: cannot write the learned profile to ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      { cause: e },
-    );
-  }
+  asWriteError("E_LEARN", `--learn: cannot write the learned profile to ${path}`, () =>
+    assertWritableFile(path),
+  );
 }
 
 /**

@@ -1,10 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ContractProfile } from "@idp/contracts";
-import { VerifyError } from "../errors.ts";
 import { ruleSentence, sourceText } from "../report/format.ts";
 import type { CheckResult, VerifyReport } from "../results.ts";
-import { makeDirs } from "../writable.ts";
+import { asWriteError, makeDirs } from "../writable.ts";
 import { expectedOf } from "./expected.ts";
 import { type ReplaySpec, renderReplay } from "./render.ts";
 import { replayAuthOf, shellWords } from "./shell-auth.ts";
@@ -118,15 +117,9 @@ export function replayPaths(
 
 /** Checks its replay directory can be written, before the first request. */
 export function assertReplayDirWritable(dir: string): void {
-  try {
-    makeDirs(dir);
-  } catch (e) {
-    throw new VerifyError(
-      "E_REPORT_WRITE",
-      `cannot write replay files to ${dir} (--replay-dir): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      { cause: e },
-    );
-  }
+  asWriteError("E_REPORT_WRITE", `cannot write replay files to ${dir} (--replay-dir)`, () =>
+    makeDirs(dir),
+  );
 }
 
 /** Writes the replay file of each failure that names one (`failure.replayFile`). */
@@ -137,16 +130,10 @@ export function writeReplays(report: VerifyReport, profile: ContractProfile): st
     if (!file) continue;
     const plan = planReplay(c, report, profile);
     if ("none" in plan) continue;
-    try {
+    asWriteError("E_REPORT_WRITE", `cannot write the replay file ${file}`, () => {
       const fileName = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
       writeFileSync(file, renderReplay({ ...plan.spec, fileName }, report));
-    } catch (e) {
-      throw new VerifyError(
-        "E_REPORT_WRITE",
-        `cannot write the replay file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-        { cause: e },
-      );
-    }
+    });
     written.push(file);
   }
   return written;
