@@ -73,8 +73,19 @@ describe("kinds", () => {
   it("drip: a status line and headers, then one byte per interval", async () => {
     running = await startHostile("drip", { dripIntervalMs: 50 });
     const { port } = new URL(running.baseUrl);
-    const received = await new Promise<string>((resolve) => {
+    // Read until four bytes of the body came (or 10 s): a fixed window of wall time counted the
+    // intervals, which a loaded machine stretches (3 in 600 ms once, in CI).
+    const { received, headAt, fourthAt } = await new Promise<{
+      received: string;
+      headAt: number;
+      fourthAt: number;
+    }>((resolve) => {
       let text = "";
+      let headAt = Number.NaN;
+      const done = (fourthAt: number) => {
+        socket.destroy();
+        resolve({ received: text, headAt, fourthAt });
+      };
       const socket = connect(Number(port), "127.0.0.1", () => {
         socket.write(
           "POST /v1/marketing/datastore/schemas HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}",
@@ -83,18 +94,21 @@ describe("kinds", () => {
       socket.setEncoding("latin1");
       socket.on("data", (c: string) => {
         text += c;
+        const at = text.indexOf("\r\n\r\n");
+        if (at === -1) return;
+        if (Number.isNaN(headAt)) headAt = performance.now();
+        if (text.length - (at + 4) >= 4) done(performance.now());
       });
-      setTimeout(() => {
-        socket.destroy();
-        resolve(text);
-      }, 600);
+      setTimeout(() => done(Number.NaN), 10_000);
     });
     const [head, body = ""] = received.split("\r\n\r\n");
     expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(head).toMatch(/Content-Length: 1073741824/);
-    // ~12 intervals in 600 ms: a trickle, never the whole body
+    // A trickle, never the whole body: four bytes came, a few at most, and no sooner than about
+    // three intervals after the head (load only makes the gaps longer).
     expect(body.length).toBeGreaterThanOrEqual(4);
     expect(body.length).toBeLessThanOrEqual(20);
+    expect(fourthAt - headAt).toBeGreaterThanOrEqual(3 * 50 * 0.8);
   });
 
   it("redirect-loop: 302 to the same URL, forever", async () => {
