@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { failedTests } from "./lib/failed-tests.mjs";
 import { colourWanted, noColourEnv, noiseFilter, pipeLines, plainLine } from "./lib/output.mjs";
 import { packAll } from "./pack-packages.mjs";
 
@@ -300,7 +301,10 @@ for (const dir of packageDirs) {
   const r = JSON.parse(readFileSync(report, "utf8"));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
-  if (r.numFailedTests > 0) failures.push(`${name}: ${r.numFailedTests} test(s) failed`);
+  if (r.numFailedTests > 0) {
+    failures.push(`${name}: ${r.numFailedTests} test(s) failed`);
+    failures.push(...failedTests(r, dir));
+  }
   // A test that neither passed nor failed did not run to its end (a skipped one, or every test of a
   // file whose worker crashed): never a pass.
   const notRun = r.numTotalTests - r.numPassedTests - r.numFailedTests;
@@ -330,7 +334,8 @@ if (existsSync(scriptsReport)) {
   const r = JSON.parse(readFileSync(scriptsReport, "utf8"));
   passed += r.numPassedTests;
   failed += r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
-  if (r.numFailedTests > 0) failures.push(`scripts: ${r.numFailedTests} test(s) failed`);
+  if (r.numFailedTests > 0)
+    failures.push(`scripts: ${r.numFailedTests} test(s) failed`, ...failedTests(r, root));
   else if (r.numFailedTestSuites > 0)
     failures.push(`scripts: ${r.numFailedTestSuites} test file(s) failed to run`);
 } else {
@@ -354,6 +359,6 @@ if (!pactsSame)
 count("pacts/ unchanged after regeneration", pactsSame ? 0 : 1);
 
 if (failures.length > 0)
-  process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join("\n")}\n`);
+  process.stdout.write(`\nFailed:\n${failures.map((f) => (f.startsWith(" ") ? f : `  - ${f}`)).join("\n")}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exitCode = failed === 0 && buildStatus === 0 && turboStatus === 0 ? 0 : 1;

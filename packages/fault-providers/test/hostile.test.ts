@@ -1,7 +1,7 @@
 // Each hostile transport behaves as named, observed with node:http and node:net clients.
 import { request } from "node:http";
 import { connect } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { HOSTILE_KINDS, type RunningHostile, startHostile } from "../src/index.ts";
 import { AUTH, call } from "./support.ts";
 
@@ -46,6 +46,9 @@ function send(url: string, timeoutMs: number, auth?: string): Promise<Outcome> {
   });
 }
 
+/** A limit that only keeps a broken kind from hanging the test: a loaded CI must never reach it. */
+const CAP_MS = 20_000;
+
 const schemas = (r: RunningHostile) => `${r.baseUrl}/marketing/datastore/schemas`;
 
 it("every kind starts and closes", async () => {
@@ -62,12 +65,13 @@ describe("kinds", () => {
   it("hang: accepts and reads, never answers", async () => {
     running = await startHostile("hang");
     expect(await send(schemas(running), 300)).toEqual({ kind: "timeout" });
-    expect(running.connections).toBe(1);
+    // Under load the time limit can fire before the server's accept is handled in the same turn.
+    await vi.waitFor(() => expect(running?.connections).toBe(1));
   });
 
   it("reset: the connection is reset", async () => {
     running = await startHostile("reset");
-    expect(await send(schemas(running), 2000)).toEqual({ kind: "error", code: "ECONNRESET" });
+    expect(await send(schemas(running), CAP_MS)).toEqual({ kind: "error", code: "ECONNRESET" });
   });
 
   it("drip: a status line and headers, then one byte per interval", async () => {
@@ -113,7 +117,7 @@ describe("kinds", () => {
 
   it("redirect-loop: 302 to the same URL, forever", async () => {
     running = await startHostile("redirect-loop");
-    const first = await send(`${schemas(running)}?x=1`, 2000);
+    const first = await send(`${schemas(running)}?x=1`, CAP_MS);
     expect(first).toMatchObject({
       kind: "response",
       status: 302,
@@ -126,7 +130,7 @@ describe("kinds", () => {
 
   it("garbage: bytes that are not HTTP", async () => {
     running = await startHostile("garbage");
-    const r = await send(schemas(running), 2000);
+    const r = await send(schemas(running), CAP_MS);
     expect(r.kind).toBe("error");
     expect((r as { code: string }).code).toMatch(/^HPE_/);
   });
@@ -149,7 +153,7 @@ describe("kinds", () => {
 
   it("huge-body: the declared number of bytes, a JSON error body", async () => {
     running = await startHostile("huge-body", { bytes: 8 * 1024 * 1024 });
-    const r = await send(schemas(running), 5000, AUTH);
+    const r = await send(schemas(running), CAP_MS, AUTH);
     expect(r).toMatchObject({
       kind: "response",
       status: 200,
@@ -158,12 +162,12 @@ describe("kinds", () => {
     const body = (r as { body: string }).body;
     expect(body.length).toBe(8 * 1024 * 1024);
     expect(JSON.parse(body)).toMatchObject({ error: "huge", errors: [expect.any(String)] });
-    expect(await send(schemas(running), 5000)).toMatchObject({ status: 401 });
+    expect(await send(schemas(running), CAP_MS)).toMatchObject({ status: 401 });
   });
 
   it("refused: nothing listens", async () => {
     running = await startHostile("refused");
-    expect(await send(schemas(running), 2000)).toEqual({ kind: "error", code: "ECONNREFUSED" });
+    expect(await send(schemas(running), CAP_MS)).toEqual({ kind: "error", code: "ECONNREFUSED" });
     expect(running.connections).toBe(0);
   });
 });
