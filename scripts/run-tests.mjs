@@ -359,6 +359,8 @@ if (!pactsSame)
 count("pacts/ unchanged after regeneration", pactsSame ? 0 : 1);
 
 if (failures.length > 0)
-  process.stdout.write(`\nFailed:\n${failures.map((f) => (f.startsWith(" ") ? f : `  - ${f}`)).join("\n")}\n`);
+  process.stdout.write(
+    `\nFailed:\n${failures.map((f) => (f.startsWith(" ") ? f : `  - ${f}`)).join("\n")}\n`,
+  );
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exitCode = failed === 0 && buildStatus === 0 && turboStatus === 0 ? 0 : 1;
