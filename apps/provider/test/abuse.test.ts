@@ -161,13 +161,13 @@ describe("finding: answers without the error body", () => {
     const answer = await rawRequest(
       port,
       request(`${authed("POST /v1/marketing/datastore/schemas HTTP/1.1")}\r\nExpect: x`, body),
-      { waitMs: 1_000 },
+      { waitMs: 20_000, untilAnswer: true },
     );
     expect(answer.status).toBe(201);
     const unauthenticated = await rawRequest(
       port,
       request("POST /v1/marketing/datastore/schemas HTTP/1.1\r\nHost: a\r\nExpect: x", body),
-      { waitMs: 1_000 },
+      { waitMs: 20_000, untilAnswer: true },
     );
     expectRawErrorBody(unauthenticated, 401);
   });
@@ -208,7 +208,10 @@ describe("finding: answers without the error body", () => {
       "not valid HTTP/1.1",
     ],
   ])("%s gets 400 with the error body", async (_, bytes, says) => {
-    const error = expectRawErrorBody(await rawRequest(port, bytes, { waitMs: 1_000 }), 400);
+    const error = expectRawErrorBody(
+      await rawRequest(port, bytes, { waitMs: 20_000, untilAnswer: true }),
+      400,
+    );
     expect(error.error_description).toContain(says);
   });
 

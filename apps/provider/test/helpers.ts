@@ -126,6 +126,8 @@ export interface RawAnswer {
  * Sends raw bytes over TCP (for what an HTTP client will not send: a bad Host, HTTP/1.0, CONNECT,
  * a request line with `*`, a slow client) and collects the answer until the server closes the
  * connection or `waitMs` passes. `drip` writes one more chunk every `dripEveryMs` until the close.
+ * With `untilAnswer`, it also stops once one whole answer came (for a server that keeps the
+ * connection open): a loaded machine can take longer than any fixed wait to answer.
  */
 export function rawRequest(
   port: number,
@@ -134,7 +136,8 @@ export function rawRequest(
     waitMs = 5_000,
     drip,
     dripEveryMs = 100,
-  }: { waitMs?: number; drip?: string; dripEveryMs?: number } = {},
+    untilAnswer = false,
+  }: { waitMs?: number; drip?: string; dripEveryMs?: number; untilAnswer?: boolean } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const started = performance.now();
@@ -151,6 +154,7 @@ export function rawRequest(
     socket.setEncoding("latin1");
     socket.on("data", (chunk: string) => {
       raw += chunk;
+      if (untilAnswer && wholeAnswer(raw)) finish(false);
     });
     socket.on("error", () => undefined);
     socket.on("close", () => finish(true));
@@ -163,6 +167,16 @@ export function rawRequest(
       }
     });
   });
+}
+
+/** Whether `raw` holds a final answer's head and, as its Content-Length says, all of its body. */
+function wholeAnswer(raw: string): boolean {
+  let text = raw;
+  while (/^HTTP\/1\.[01] 1\d\d /.test(text)) text = text.slice(text.indexOf("\r\n\r\n") + 4);
+  const end = text.indexOf("\r\n\r\n");
+  const length = /\r\ncontent-length: *(\d+)\r\n/i.exec(`${text.slice(0, end)}\r\n`)?.[1];
+  // raw is latin1: one character per byte received.
+  return end >= 0 && length !== undefined && text.length - (end + 4) >= Number(length);
 }
 
 function parseAnswer(raw: string): Pick<RawAnswer, "status" | "headers" | "body"> {
