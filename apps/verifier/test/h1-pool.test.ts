@@ -556,6 +556,9 @@ describe("H1Pool: answers on the wire (conformance.md §9)", () => {
     expect(response(await send()).body.toString()).toBe("1");
     // Sent at once: the first connection is not yet quiet, so a second one carries it.
     expect(response(await send()).body.toString()).toBe("2");
+    // Until the stray was read (a fixed wait once expired in the same turn as the server's write,
+    // before the read), then a quiet time for a second one that must not come.
+    await vi.waitFor(() => expect(strays).toEqual([1]), { timeout: 10_000 });
     await new Promise((r) => setTimeout(r, 250));
     expect(strays).toEqual([1]);
     expect(server.received.map((r) => r.connection)).toEqual([1, 2]);
