@@ -22,11 +22,28 @@ if [ -x "$_idp_root/.tools/node_modules/.bin/node" ]; then
 fi
 if ! _idp_node_ok || ! _idp_pnpm_ok; then
   echo "bootstrap: installing node@$_idp_node_version and pnpm@$_idp_pnpm_version into .tools/" >&2
+  # Two npm processes at once, pnpm into a prefix of its own (two npm runs must not share one):
+  # node's preinstall fetches its binary meanwhile. Measured here: 7.2 s against 11.3-13.4 s for
+  # one npm install of both, on the path every fresh clone's CI run starts with.
   npm install --prefix "$_idp_root/.tools" --no-audit --no-fund --loglevel=error \
-    "node@$_idp_node_version" "pnpm@$_idp_pnpm_version" >&2 || {
-    echo "bootstrap: npm could not install node/pnpm into .tools/ (is the npm registry reachable?)" >&2
+    "node@$_idp_node_version" >&2 &
+  _idp_node_pid=$!
+  npm install --prefix "$_idp_root/.tools/pnpm" --no-audit --no-fund --loglevel=error \
+    "pnpm@$_idp_pnpm_version" >&2 &
+  _idp_pnpm_pid=$!
+  _idp_failed=""
+  wait "$_idp_node_pid" || _idp_failed="node@$_idp_node_version"
+  wait "$_idp_pnpm_pid" || _idp_failed="${_idp_failed:+$_idp_failed and }pnpm@$_idp_pnpm_version"
+  if [ -z "$_idp_failed" ]; then
+    ln -sf ../../pnpm/node_modules/.bin/pnpm "$_idp_root/.tools/node_modules/.bin/pnpm" ||
+      _idp_failed="the link to pnpm in .tools/node_modules/.bin"
+  fi
+  if [ -n "$_idp_failed" ]; then
+    echo "bootstrap: npm could not install $_idp_failed into .tools/ (is the npm registry reachable?)" >&2
+    unset _idp_failed _idp_node_pid _idp_pnpm_pid
     return 2 2>/dev/null || exit 2
-  }
+  fi
+  unset _idp_failed _idp_node_pid _idp_pnpm_pid
   export PATH="$_idp_root/.tools/node_modules/.bin:$PATH"
 fi
 export TURBO_TELEMETRY_DISABLED=1 PACT_DO_NOT_TRACK=true SCARF_ANALYTICS=false
