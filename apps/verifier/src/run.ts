@@ -61,18 +61,11 @@ export function assertHarWritable(path: string): void {
 }
 
 export function writeReports(report: VerifyReport, reports: Config["reports"]): void {
-  for (const { format, path } of reports) {
-    try {
+  for (const { format, path } of reports)
+    asWriteError("E_REPORT_WRITE", `cannot write the ${format} report to ${path}`, () => {
       makeDirs(dirname(path));
       writeFileSync(path, RENDERERS[format](report, path));
-    } catch (e) {
-      throw new VerifyError(
-        "E_REPORT_WRITE",
-        `cannot write the ${format} report to ${path}: ${(e as Error).message}`,
-        { cause: e },
-      );
-    }
-  }
+    });
 }
 
 /** The whole command: argv -> exit code. Errors become one line on stderr and exit 2. */
