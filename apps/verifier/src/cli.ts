@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-import { startEarly } from "./early-start.ts";
+import * as nodeModule from "node:module";
 
+// Node's on-disk compile cache (as tsc enables it): from the second run on, the ~250 modules that
+// this thread, the embedded provider's thread and Pact's process load are not compiled again.
+// Enabled before anything else is loaded, and passed on through NODE_COMPILE_CACHE, which the
+// provider's thread and Pact's process inherit (the call covers only this thread). A quiet
+// optimization: it never throws, NODE_DISABLE_COMPILE_CACHE=1 turns it off, and a
+// NODE_COMPILE_CACHE the caller set names the directory.
+const cache = nodeModule.enableCompileCache?.();
+if (cache?.directory) process.env.NODE_COMPILE_CACHE ??= cache.directory;
 process.env.PACT_DO_NOT_TRACK ??= "true";
+const { startEarly } = await import("./early-start.ts");
 startEarly(process.argv.slice(2));
 // Loaded after the early threads have started (a static import would load it first).
 const { runCli } = await import("./run.ts");

@@ -1,6 +1,9 @@
 // The CLI starts the embedded provider's thread and a case thread before it loads the rest of the
 // verifier (src/early-start.ts): the run takes them, and a run that needs neither is not held up.
-import { availableParallelism } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runNode } from "@idp/test-utils";
 import { describe, expect, it } from "vitest";
@@ -100,5 +103,34 @@ describe("threads started before the verifier loads", () => {
       "idp-verify: E_CONFIG: unknown option --runz (did you mean --runs?)",
       "Run idp-verify --help for usage.",
     ]);
+  });
+
+  it("keeps Node's compile cache between runs: in the temp directory, where NODE_COMPILE_CACHE says, or not at all", () => {
+    const dir = mkdtempSync(join(tmpdir(), "idp-compile-cache-"));
+    // Exactly these variables (the test runner's own NODE_COMPILE_CACHE would decide otherwise).
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ["--conditions=@idp/source", CLI, "--version"], {
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: dir, ...env },
+        encoding: "utf8",
+      });
+    // The cache is one folder per Node version, with a file per module compiled.
+    const cached = (root: string) =>
+      existsSync(root) ? readdirSync(root).flatMap((v) => readdirSync(join(root, v))).length : 0;
+    try {
+      const off = run({ NODE_DISABLE_COMPILE_CACHE: "1" });
+      expect(off.status).toBe(0);
+      expect(cached(join(dir, "node-compile-cache"))).toBe(0);
+      const named = join(dir, "named");
+      expect(run({ NODE_COMPILE_CACHE: named }).status).toBe(0);
+      expect(cached(join(dir, "node-compile-cache"))).toBe(0);
+      // --version loads the whole verifier (its modules, zod's, fast-check's): scores of files.
+      expect(cached(named)).toBeGreaterThan(20);
+      const plain = run({});
+      expect(plain.status).toBe(0);
+      expect(plain.stdout).toBe(off.stdout);
+      expect(cached(join(dir, "node-compile-cache"))).toBeGreaterThan(20);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
