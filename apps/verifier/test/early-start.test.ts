@@ -1,5 +1,6 @@
 // The CLI starts the embedded provider's thread and a case thread before it loads the rest of the
 // verifier (src/early-start.ts): the run takes them, and a run that needs neither is not held up.
+// Before that, it turns Node's compile cache on for itself and what it starts.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -129,6 +130,23 @@ describe("threads started before the verifier loads", () => {
       expect(plain.status).toBe(0);
       expect(plain.stdout).toBe(off.stdout);
       expect(cached(join(dir, "node-compile-cache"))).toBeGreaterThan(20);
+      // The embedded provider's thread uses it too: hono is loaded there only (Node's own debug
+      // lines name each module the cache holds).
+      const embedded = spawnSync(
+        process.execPath,
+        ["--conditions=@idp/source", CLI, ...["--checks", "R8", "--runs", "1", "--seed", "1"]],
+        {
+          env: {
+            PATH: process.env.PATH ?? "",
+            HOME: process.env.HOME ?? "",
+            TMPDIR: dir,
+            NODE_DEBUG_NATIVE: "COMPILE_CACHE",
+          },
+          encoding: "utf8",
+        },
+      );
+      expect(embedded.status).toBe(0);
+      expect(embedded.stderr).toMatch(/compile cache.*\/hono\/dist\/hono-base\.js/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
