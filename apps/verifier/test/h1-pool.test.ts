@@ -632,6 +632,38 @@ describe("H1Pool: answers on the wire (conformance.md §9)", () => {
     expect((server as RawServer).received.map((r) => r.connection)).toEqual([1, 1, 2, 3]);
   });
 
+  /**
+   * After 100 ms idle this server stops answering on a connection; its FIN reaches the pool 40 ms
+   * later (on a loaded machine, the pool's loop reads a close that long after it came). The pool
+   * learns from the first such close.
+   */
+  const closingIdle = async () => {
+    server = await rawServer(({ socket, connection }) => {
+      const s = socket as Socket & { idleTimer?: NodeJS.Timeout; closing?: boolean };
+      if (s.closing) return;
+      socket.write(OK(String(connection)));
+      clearTimeout(s.idleTimer);
+      s.idleTimer = setTimeout(() => {
+        s.closing = true;
+        setTimeout(() => socket.end(), 40);
+      }, 100);
+    });
+    const p = poolFor(server, 1);
+    expect(response(await send()).body.toString()).toBe("1");
+    // The close is seen (about 140 ms idle): the pool learns from it.
+    await vi.waitFor(() => expect(Number.isFinite(p.learnedAt)).toBe(true), { timeout: 10_000 });
+    expect(response(await send()).body.toString()).toBe("2");
+  };
+
+  it("keeps connections idle for at most half of an idle close it saw (a close read late runs long)", async () => {
+    await closingIdle();
+    // 115 ms idle: past the server's 100, short of the 140 the pool saw. Kept that long, the
+    // connection would carry the request into a close (E_CLOSED, never sent again).
+    await new Promise((r) => setTimeout(r, 115));
+    expect(response(await send()).body.toString()).toBe("3");
+    expect((server as RawServer).received.map((r) => r.connection)).toEqual([1, 2, 3]);
+  });
+
   it("fails a busy connection closed before the answer (a provider that drops connections), never sending it again", async () => {
     // Busy by any clock: on a loaded machine the second request can wait past the 10 ms default.
     await closingSecond(5_000);
