@@ -169,32 +169,40 @@ export function rawRequest(
   });
 }
 
-/** Whether `raw` holds a final answer's head and, as its Content-Length says, all of its body. */
-function wholeAnswer(raw: string): boolean {
-  let text = raw;
-  while (/^HTTP\/1\.[01] 1\d\d /.test(text)) text = text.slice(text.indexOf("\r\n\r\n") + 4);
-  const end = text.indexOf("\r\n\r\n");
-  const length = /\r\ncontent-length: *(\d+)\r\n/i.exec(`${text.slice(0, end)}\r\n`)?.[1];
-  // raw is latin1: one character per byte received.
-  return end >= 0 && length !== undefined && text.length - (end + 4) >= Number(length);
-}
-
-function parseAnswer(raw: string): Pick<RawAnswer, "status" | "headers" | "body"> {
-  // Skip interim answers (100 Continue).
+/**
+ * The final answer's head in `raw` (interim 1xx answers skipped) and the text after it; undefined
+ * until that head has come whole. `raw` is latin1: one character per byte received.
+ */
+function finalHead(
+  raw: string,
+): { status: number; headers: Record<string, string>; rest: string } | undefined {
   let text = raw;
   while (/^HTTP\/1\.[01] 1\d\d /.test(text)) text = text.slice(text.indexOf("\r\n\r\n") + 4);
   const match = /^HTTP\/1\.[01] (\d{3}) /.exec(text);
   const end = text.indexOf("\r\n\r\n");
-  if (match === null || end < 0) return { status: undefined, headers: {}, body: "" };
+  if (match === null || end < 0) return undefined;
   const headers: Record<string, string> = {};
   for (const line of text.slice(0, end).split("\r\n").slice(1)) {
     const colon = line.indexOf(":");
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const length = Number(headers["content-length"] ?? Number.NaN);
-  const rest = Buffer.from(text.slice(end + 4), "latin1");
+  return { status: Number(match[1]), headers, rest: text.slice(end + 4) };
+}
+
+/** Whether `raw` holds a final answer's head and, as its Content-Length says, all of its body. */
+function wholeAnswer(raw: string): boolean {
+  const head = finalHead(raw);
+  const length = Number(head?.headers["content-length"] ?? Number.NaN);
+  return head !== undefined && Number.isFinite(length) && head.rest.length >= length;
+}
+
+function parseAnswer(raw: string): Pick<RawAnswer, "status" | "headers" | "body"> {
+  const head = finalHead(raw);
+  if (head === undefined) return { status: undefined, headers: {}, body: "" };
+  const length = Number(head.headers["content-length"] ?? Number.NaN);
+  const rest = Buffer.from(head.rest, "latin1");
   const body = (Number.isFinite(length) ? rest.subarray(0, length) : rest).toString("utf8");
-  return { status: Number(match[1]), headers, body };
+  return { status: head.status, headers: head.headers, body };
 }
 
 /** R2 on a raw answer: JSON Content-Type and `error`, `error_description`, `errors`. */
