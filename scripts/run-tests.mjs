@@ -301,10 +301,10 @@ for (const dir of packageDirs) {
   const r = JSON.parse(readFileSync(report, "utf8"));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
-  if (r.numFailedTests > 0) {
-    failures.push(`${name}: ${r.numFailedTests} test(s) failed`);
-    failures.push(...failedTests(r, dir));
-  }
+  if (r.numFailedTests > 0)
+    failures.push(
+      [`${name}: ${r.numFailedTests} test(s) failed`, ...failedTests(r, dir)].join("\n"),
+    );
   // A test that neither passed nor failed did not run to its end (a skipped one, or every test of a
   // file whose worker crashed): never a pass.
   const notRun = r.numTotalTests - r.numPassedTests - r.numFailedTests;
@@ -335,7 +335,9 @@ if (existsSync(scriptsReport)) {
   passed += r.numPassedTests;
   failed += r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
   if (r.numFailedTests > 0)
-    failures.push(`scripts: ${r.numFailedTests} test(s) failed`, ...failedTests(r, root));
+    failures.push(
+      [`scripts: ${r.numFailedTests} test(s) failed`, ...failedTests(r, root)].join("\n"),
+    );
   else if (r.numFailedTestSuites > 0)
     failures.push(`scripts: ${r.numFailedTestSuites} test file(s) failed to run`);
 } else {
@@ -359,8 +361,6 @@ if (!pactsSame)
 count("pacts/ unchanged after regeneration", pactsSame ? 0 : 1);
 
 if (failures.length > 0)
-  process.stdout.write(
-    `\nFailed:\n${failures.map((f) => (f.startsWith(" ") ? f : `  - ${f}`)).join("\n")}\n`,
-  );
+  process.stdout.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join("\n")}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exitCode = failed === 0 && buildStatus === 0 && turboStatus === 0 ? 0 : 1;
