@@ -109,8 +109,8 @@ describe("threads started before the verifier loads", () => {
   it("keeps Node's compile cache between runs: in the temp directory, where NODE_COMPILE_CACHE says, or not at all", () => {
     const dir = mkdtempSync(join(tmpdir(), "idp-compile-cache-"));
     // Exactly these variables (the test runner's own NODE_COMPILE_CACHE would decide otherwise).
-    const run = (env: Record<string, string>) =>
-      spawnSync(process.execPath, ["--conditions=@idp/source", CLI, "--version"], {
+    const run = (env: Record<string, string>, args = ["--version"]) =>
+      spawnSync(process.execPath, ["--conditions=@idp/source", CLI, ...args], {
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: dir, ...env },
         encoding: "utf8",
       });
@@ -132,19 +132,12 @@ describe("threads started before the verifier loads", () => {
       expect(cached(join(dir, "node-compile-cache"))).toBeGreaterThan(20);
       // The embedded provider's thread uses it too: hono is loaded there only (Node's own debug
       // lines name each module the cache holds).
-      const embedded = spawnSync(
-        process.execPath,
-        ["--conditions=@idp/source", CLI, ...["--checks", "R8", "--runs", "1", "--seed", "1"]],
-        {
-          env: {
-            PATH: process.env.PATH ?? "",
-            HOME: process.env.HOME ?? "",
-            TMPDIR: dir,
-            NODE_DEBUG_NATIVE: "COMPILE_CACHE",
-          },
-          encoding: "utf8",
-        },
-      );
+      const embedded = run({ NODE_DEBUG_NATIVE: "COMPILE_CACHE" }, [
+        "--checks",
+        "R8",
+        "--runs",
+        "1",
+      ]);
       expect(embedded.status).toBe(0);
       expect(embedded.stderr).toMatch(/compile cache.*\/hono\/dist\/hono-base\.js/);
     } finally {
